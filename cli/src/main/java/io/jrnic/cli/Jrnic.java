@@ -1,0 +1,20 @@
+package io.jrnic.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code jrnic} command line. */
+@Command(name = "jrnic", mixinStandardHelpOptions = true, version = "jrnic 0.1.0-SNAPSHOT",
+        description = "A pure-Java software RNIC speaking iWARP.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class Jrnic implements Runnable {
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Jrnic()).execute(args));
+    }
+}
