@@ -179,7 +179,7 @@ public final class ConnectOptions {
     public boolean markers() { return markers; }
     public int ird() { return ird; }
     public int ord() { return ord; }
-    public boolean peerToPeer() { return peerToPeer; }
+    public boolean isPeerToPeer() { return peerToPeer; }
     public Set<RtrType> rtrTypes() { return rtrTypes; }
     public byte[] privateData() { return privateData.clone(); }
     public int privateDataCap() { return privateDataCap; }
