@@ -12,7 +12,7 @@ public enum Check {
     SETUP_INVALID(Severity.ERROR, "RFC 5044 section 7.1.1: malformed MPA Request/Reply frame (LLP error 0x04)"),
     SETUP_PIPELINED(Severity.WARNING, "RFC 5044 section 7.1.2 timing: FPDU bytes in the same TCP segment as a set-up frame (Linux siw drops the connection)"),
     FPDU_BEFORE_REPLY(Severity.ERROR, "RFC 5044 section 7.1.2: the Initiator must not send FPDUs before it has received the MPA Reply"),
-    RESPONDER_FIRST(Severity.ERROR, "RFC 5044 section 7.1.2: the Responder must receive a first FPDU before sending FPDUs (unless RFC 6581 peer-to-peer mode is negotiated)"),
+    RESPONDER_FIRST(Severity.ERROR, "RFC 5044 section 7.1.2: the Responder must receive a first FPDU from the Initiator before sending FPDUs (RFC 6581 peer-to-peer mode meets this with the RTR message)"),
     FPDU_AFTER_REJECT(Severity.ERROR, "RFC 5044 section 7.1.2: after a Reply with R set no FPDUs may be sent; the connection is closed"),
     // MPA FPDU framing (RFC 5044 section 4)
     CRC_BAD(Severity.ERROR, "RFC 5044 section 4.4: the FPDU CRC-32C must match (LLP error 0x02)"),
