@@ -61,10 +61,10 @@ public final class TsharkOracle {
         List<String> rows = new ArrayList<>();
         for (String line : run(capture, "iwarp_ddp", FPDU_FIELDS)) {
             String[] f = line.split(",", -1);
-            String[] len = f[5].split("/", -1);
-            String[] op = f[6].split("/", -1);
-            String[] t = f[7].split("/", -1);
-            String[] l = f[8].split("/", -1);
+            String[] len = f[5].split("\\|", -1);
+            String[] op = f[6].split("\\|", -1);
+            String[] t = f[7].split("\\|", -1);
+            String[] l = f[8].split("\\|", -1);
             Split stag = new Split(f[9]);
             Split to = new Split(f[10]);
             Split qn = new Split(f[11]);
@@ -110,7 +110,7 @@ public final class TsharkOracle {
         private int at;
 
         Split(String field) {
-            parts = field.isEmpty() ? new String[0] : field.split("/", -1);
+            parts = field.isEmpty() ? new String[0] : field.split("\\|", -1);
         }
 
         String next() {
@@ -120,7 +120,7 @@ public final class TsharkOracle {
 
     private List<String> run(Path capture, String filter, String... fields) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(tshark, "-r", capture.toString(), "-Y", filter, "-T", "fields",
-                "-E", "separator=,", "-E", "aggregator=/", "-E", "occurrence=a"));
+                "-E", "separator=,", "-E", "aggregator=|", "-E", "occurrence=a"));
         for (String f : fields) {
             cmd.add("-e");
             cmd.add(f);
