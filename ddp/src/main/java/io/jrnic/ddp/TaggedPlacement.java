@@ -1,0 +1,94 @@
+package io.jrnic.ddp;
+
+/**
+ * Data Sink checks for a tagged segment (RFC 5041 section 5.3 and section 7.2, tagged buffer errors),
+ * in this order: DV = 1 ({@link DdpError#TAGGED_INVALID_VERSION}), STag names a valid region
+ * ({@link DdpError#INVALID_STAG}), region associated with this stream
+ * ({@link DdpError#STAG_NOT_ASSOCIATED}), TO + length does not pass 2^64 ({@link DdpError#TO_WRAP}),
+ * [TO, TO + length) inside [base, base + region length) ({@link DdpError#BASE_OR_BOUNDS}).
+ * Access rights are RDMAP's to check (RFC 5040 section 7.2, remote protection 0x02) on
+ * {@link #region()}.
+ *
+ * <p>A zero-length segment is not validated by default (no bytes are placed; Linux siw and the
+ * MPA v2 zero-length RTR Write with STag 1 rely on this): it is accepted with {@link #region()} null.
+ * {@link #validateZeroLength(boolean)} switches the checks on for them. One instance per stream,
+ * reusable, not thread-safe; the result of the last {@link #check} is held until the next.
+ */
+public final class TaggedPlacement {
+    private final TaggedBufferLookup lookup;
+    private final long streamId;
+    private boolean validateZeroLength;
+    private TaggedRegion region;
+    private long regionOffset;
+
+    public TaggedPlacement(TaggedBufferLookup lookup, long streamId) {
+        this.lookup = lookup;
+        this.streamId = streamId;
+    }
+
+    public TaggedPlacement validateZeroLength(boolean validate) {
+        this.validateZeroLength = validate;
+        return this;
+    }
+
+    /** {@link #check(int, int, long, int)} reading the fields from a header. */
+    public DdpError check(TaggedHeader header, int payloadLength) {
+        return check(header.control(), header.stag(), header.taggedOffset(), payloadLength);
+    }
+
+    /**
+     * @return null if the segment may be placed at {@link #regionOffset()} of {@link #region()},
+     *         else the DDP error for the Terminate
+     * @throws IllegalArgumentException if T is clear (not a tagged segment)
+     */
+    public DdpError check(int control, int stag, long taggedOffset, int payloadLength) {
+        region = null;
+        regionOffset = 0;
+        if (!DdpControl.isTagged(control)) {
+            throw new IllegalArgumentException("untagged segment given to tagged placement");
+        }
+        if (payloadLength < 0) {
+            throw new IllegalArgumentException("payload length " + payloadLength);
+        }
+        if (DdpControl.ddpVersion(control) != DdpControl.DDP_VERSION) {
+            return DdpError.TAGGED_INVALID_VERSION;
+        }
+        if (payloadLength == 0 && !validateZeroLength) {
+            return null;
+        }
+        TaggedRegion r = lookup.lookup(stag);
+        if (r == null || !r.valid()) {
+            return DdpError.INVALID_STAG;
+        }
+        if (!r.associatedWith(streamId)) {
+            return DdpError.STAG_NOT_ASSOCIATED;
+        }
+        if (Long.compareUnsigned(payloadLength, -1L - taggedOffset) > 0) {
+            return DdpError.TO_WRAP;
+        }
+        long base = r.baseTaggedOffset();
+        long offsetInRegion = taggedOffset - base;
+        if (Long.compareUnsigned(taggedOffset, base) < 0
+                || Long.compareUnsigned(offsetInRegion, r.length()) > 0
+                || Long.compareUnsigned(payloadLength, r.length() - offsetInRegion) > 0) {
+            return DdpError.BASE_OR_BOUNDS;
+        }
+        region = r;
+        regionOffset = offsetInRegion;
+        return null;
+    }
+
+    /** The region of the last accepted segment (null for an unvalidated zero-length one). */
+    public TaggedRegion region() {
+        return region;
+    }
+
+    /** Byte offset into {@link #region()} where the last accepted segment's payload goes. */
+    public long regionOffset() {
+        return regionOffset;
+    }
+
+    public long streamId() {
+        return streamId;
+    }
+}
