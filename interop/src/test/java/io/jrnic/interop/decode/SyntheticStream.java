@@ -107,6 +107,23 @@ final class SyntheticStream {
         return untaggedRaw(RdmapControl.controlWord(RdmapOpcode.TERMINATE, true), 2, 1, 0, 0, t, 0);
     }
 
+    /** An FPDU around an arbitrary ULPDU (for crafted violations); the row is not checked. */
+    SyntheticStream raw(ByteBuf ulpdu) {
+        fpdu(ulpdu, "?");
+        return this;
+    }
+
+    static byte[] setupFrame(MpaSetupFrame.Kind kind, boolean crc, boolean reject, int reservedFlags) {
+        MpaSetupFrame f = MpaSetupFrame.builder(kind).revision(MpaSetupFrame.REVISION_2).enhanced(true)
+                .crc(crc).reject(reject).reservedFlags(reservedFlags).v2Words(MpaV2Words.of(16, 16))
+                .privateData(new byte[0]).build();
+        ByteBuf b = Unpooled.buffer();
+        f.encode(b);
+        byte[] out = ByteBufUtil.getBytes(b);
+        b.release();
+        return out;
+    }
+
     /** Raw FPDU-stream bytes (no set-up frame). */
     byte[] bytes() {
         return ByteBufUtil.getBytes(bytes);
