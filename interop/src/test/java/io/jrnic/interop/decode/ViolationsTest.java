@@ -163,6 +163,25 @@ class ViolationsTest {
     }
 
     @Test
+    void setupFrameOverThePrivateDataCapIsInvalid() throws IOException {
+        ByteBuf b = Unpooled.buffer();
+        MpaSetupFrame.builder(MpaSetupFrame.Kind.REQUEST).revision(2).enhanced(true).v2Words(io.jrnic.mpa.MpaV2Words.of(1, 1))
+                .privateData(new byte[100]).build().encode(b);
+        byte[] req = io.netty.buffer.ByteBufUtil.getBytes(b);
+        b.release();
+        Path f = tmp.resolve("pd.pcap");
+        try (OutputStream o = Files.newOutputStream(f); TcpConversationWriter w = new TcpConversationWriter(o, I, R)) {
+            w.handshake();
+            w.send(true, req);
+            w.send(false, rep(false));
+        }
+        assertEquals(List.of(), RecordingSink.decode(f, DecodeOptions.defaults()).checks());
+        RecordingSink capped = RecordingSink.decode(f, new DecodeOptions(false, 64));
+        assertEquals(List.of(Check.SETUP_INVALID), capped.checks());
+        assertTrue(capped.violations.get(0).detail().contains("PD_Length 104"), capped.violations.toString());
+    }
+
+    @Test
     void fpduAfterARejectingReply() throws IOException {
         RecordingSink r = run(false, req(false), SyntheticStream.setupFrame(MpaSetupFrame.Kind.REPLY, false, true, 0),
                 s(false).untagged(RdmapOpcode.SEND, true, 1, 0, 0, 4), null, UnaryOperator.identity());
