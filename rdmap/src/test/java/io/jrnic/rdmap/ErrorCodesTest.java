@@ -60,6 +60,7 @@ class ErrorCodesTest {
         String[] words = {"connection", "CRC", "marker", "Request or Reply", "catastrophic", "IRD", "RTR"};
         for (int code = 0x01; code <= 0x07; code++) {
             IwarpError e = ErrorCodes.lookup(2, 0, code);
+            assertSame(io.jrnic.mpa.LlpError.fromCode(code), e);
             assertSame(ErrorLayer.LLP, e.layer());
             assertEquals(0, e.errorType());
             assertEquals(code, e.errorCode());

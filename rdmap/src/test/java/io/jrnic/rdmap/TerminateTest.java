@@ -53,7 +53,7 @@ class TerminateTest {
         assertEquals(TERMINATE_DDP_HEADER + "02070000",
                 encodeHex(Terminate.of(RdmapError.CATASTROPHIC_STREAM), 1));
         assertEquals("4147" + "00000000" + "00000002" + "00000009" + "00000000" + "20020000",
-                encodeHex(Terminate.of(LlpErrorRows.CRC_ERROR), 9));
+                encodeHex(Terminate.of(io.jrnic.mpa.LlpError.CRC_ERROR), 9));
     }
 
     @Test
@@ -208,8 +208,4 @@ class TerminateTest {
         assertNull(Terminate.of(RdmapError.TO_WRAP).ddpHeader());
     }
 
-    /** LLP rows as looked up (LlpError once merged, else UnknownError with the row's description). */
-    private static final class LlpErrorRows {
-        static final IwarpError CRC_ERROR = ErrorCodes.lookup(2, 0, 0x02);
-    }
 }

@@ -194,7 +194,7 @@ class ViolationsTest {
         ByteBuf badTerm = untagged(RdmapControl.controlWord(RdmapOpcode.TERMINATE, false), 2, 1, 0, 18 + 4);  // L=0
         RecordingSink r = run(false, st);
         assertEquals(List.of(Check.FPDU_AFTER_TERMINATE), r.checks());
-        assertEquals("Terminate DDP etype 2 code 0x01", r.fpdus.get(0).info());
+        assertEquals("Terminate DDP etype 2 code 0x01 (invalid QN)", r.fpdus.get(0).info());
         RecordingSink t = run(false, s(false).raw(badTerm));
         assertEquals(List.of(Check.TERMINATE_HEADER), t.checks());
     }
@@ -214,10 +214,10 @@ class ViolationsTest {
         st.release();
         RecordingSink rfc = RecordingSink.decode(f, DecodeOptions.defaults());
         assertEquals(List.of(Check.TERMINATE_HEADER), rfc.checks(), "siw's flag bit is a reserved bit in RFC layout");
-        assertEquals("Terminate LLP etype 1 code 0x01", rfc.fpdus.get(0).info());
+        assertEquals("Terminate LLP etype 1 code 0x01 (unknown error)", rfc.fpdus.get(0).info());
         RecordingSink siw = RecordingSink.decode(f, new DecodeOptions(true, 512));
         assertEquals(List.of(), siw.violations);
-        assertEquals("Terminate DDP etype 2 code 0x01 M (siw layout)", siw.fpdus.get(0).info());
+        assertEquals("Terminate DDP etype 2 code 0x01 (invalid QN) M (siw layout)", siw.fpdus.get(0).info());
     }
 
     @Test
