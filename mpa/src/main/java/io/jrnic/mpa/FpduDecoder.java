@@ -1,0 +1,348 @@
+package io.jrnic.mpa;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * Finds FPDUs in a TCP byte stream cut anywhere (RFC 5044 sections 4 and 5): checks every
+ * marker's FPDUPTR against the true FPDU start (MARKER_MISMATCH, 0x03), checks the CRC
+ * (CRC_ERROR, 0x02), strips markers and hands each ULPDU to the {@link FpduListener}.
+ *
+ * <p>CRC readings: the CRC is first checked over every octet from the FPDU's first octet to the
+ * CRC field (both edge markers covered, as {@link FpduEncoder} sends). If that fails and the
+ * FPDU has a leading marker (FPDUPTR 0) or a marker just before the CRC, the readings without
+ * either edge marker are tried; the reading that matched is counted per edge.
+ *
+ * <p>ULPDU_Length: every value 0..65535 is framed and delivered. MPA defines no minimum; a
+ * ULPDU too short for a DDP header is for the DDP decoder to report with its own error codes.
+ *
+ * <p>An FPDU that lies whole in one chunk is delivered in place, with no copy and no
+ * allocation: the listener gets the chunk itself with its reader and writer index narrowed to
+ * the ULPDU (restored after the call), or a reused buffer when markers sit inside the ULPDU.
+ * FPDUs cut across chunks are gathered in a reused staging buffer first.
+ *
+ * <p>After an error the decoder stops and ignores (does not consume) further input, unless
+ * built with {@code continueAfterError}: then it reports the error, delivers the FPDU anyway
+ * (CrcCheck.BAD for a CRC error) and keeps framing by the length field. Not thread safe.
+ */
+public final class FpduDecoder {
+    private static final int INITIAL_BUFFER = 2048;
+
+    private final boolean crc;
+    private final boolean markers;
+    private final boolean continueAfterError;
+    private final FpduListener listener;
+    private final MpaCrc crc32 = new MpaCrc();
+
+    private long fpduStart;
+    private ByteBuf staging;
+    private int stagedRaw = -1;
+    private ByteBuf reassembly;
+    private boolean stopped;
+
+    private int lastCrcReceived;
+    private int lastCrcComputed;
+    private long fpdus;
+    private long crcErrors;
+    private long markerErrors;
+    private long markersSeen;
+    private long markersWithReservedBits;
+    private long leadingMarkerCovered;
+    private long leadingMarkerNotCovered;
+    private long trailingMarkerCovered;
+    private long trailingMarkerNotCovered;
+
+    public FpduDecoder(boolean crc, boolean markers, FpduListener listener) {
+        this(crc, markers, false, 0, listener);
+    }
+
+    /**
+     * @param continueAfterError keep decoding after a CRC or marker error (analysis tools)
+     * @param initialStreamPosition stream position of the first octet fed (0 after the set-up
+     *     frame); a multiple of 4 when markers are on
+     */
+    public FpduDecoder(boolean crc, boolean markers, boolean continueAfterError, long initialStreamPosition,
+            FpduListener listener) {
+        if (initialStreamPosition < 0 || (markers && (initialStreamPosition & 3) != 0)) {
+            throw new IllegalArgumentException("bad initial stream position " + initialStreamPosition);
+        }
+        this.crc = crc;
+        this.markers = markers;
+        this.continueAfterError = continueAfterError;
+        this.fpduStart = initialStreamPosition;
+        this.listener = listener;
+    }
+
+    /**
+     * Consumes the readable bytes of {@code chunk} (all of them, unless an error stops the
+     * decoder: then the bytes after the bad FPDU stay unconsumed). Ignored once stopped.
+     */
+    public void feed(ByteBuf chunk) {
+        while (!stopped && chunk.isReadable()) {
+            if (staged() == 0) {
+                int at = chunk.readerIndex();
+                int raw = rawLength(chunk, at, chunk.readableBytes());
+                if (raw >= 0 && raw <= chunk.readableBytes()) {
+                    try {
+                        process(chunk, at, raw);
+                    } finally {
+                        chunk.readerIndex(at + raw);
+                    }
+                    continue;
+                }
+            }
+            stage(chunk);
+        }
+    }
+
+    private int staged() {
+        return staging == null ? 0 : staging.writerIndex();
+    }
+
+    private int lead() {
+        return lead(fpduStart);
+    }
+
+    private int lead(long start) {
+        return markers && Markers.leadingMarker(start) ? Markers.LENGTH : 0;
+    }
+
+    /** Raw FPDU length from its first octets, or -1 while ULPDU_Length is incomplete. */
+    private int rawLength(ByteBuf buf, int at, int available) {
+        int lead = lead();
+        if (available < lead + 2) {
+            return -1;
+        }
+        return Markers.rawLength(fpduStart, markers, buf.getUnsignedShort(at + lead));
+    }
+
+    private void stage(ByteBuf chunk) {
+        if (staging == null) {
+            staging = Unpooled.wrappedBuffer(new byte[INITIAL_BUFFER]).clear();
+        }
+        if (stagedRaw < 0) {
+            int header = lead() + 2;
+            staging.writeBytes(chunk, Math.min(header - staged(), chunk.readableBytes()));
+            if (staged() == header) {
+                stagedRaw = rawLength(staging, 0, header);
+                if (stagedRaw > staging.capacity()) {
+                    staging = grow(staging, stagedRaw);
+                }
+            }
+            return;
+        }
+        staging.writeBytes(chunk, Math.min(stagedRaw - staged(), chunk.readableBytes()));
+        if (staged() == stagedRaw) {
+            try {
+                process(staging, 0, stagedRaw);
+            } finally {
+                staging.clear();
+                stagedRaw = -1;
+            }
+        }
+    }
+
+    /** One whole FPDU of {@code raw} octets at {@code at} in {@code buf}; fpduStart is its start. */
+    private void process(ByteBuf buf, int at, int raw) {
+        long start = fpduStart;
+        fpduStart += raw;
+        int lead = lead(start);
+        long lengthPos = start + lead;
+        int lengthAt = at + lead;
+        int u = buf.getUnsignedShort(lengthAt);
+        int content = Markers.contentLength(u);
+        int crcAt = at + raw - 4;
+        int interior = (raw - lead - content) / Markers.LENGTH;
+        boolean trailing = false;
+        boolean ok = true;
+        if (markers) {
+            if (lead > 0) {
+                ok = checkMarker(buf, at, start, 0);
+            }
+            long m = Markers.nextMarker(lengthPos);
+            for (int i = 0; i < interior; i++, m += Markers.INTERVAL) {
+                ok &= checkMarker(buf, at + (int) (m - start), m, m - lengthPos);
+            }
+            trailing = interior > 0 && m - Markers.INTERVAL + Markers.LENGTH == start + raw - 4;
+            if (!ok && !continueAfterError) {
+                stopped = true;
+                return;
+            }
+        }
+        CrcCheck check = crc ? checkCrc(buf, at, crcAt, lead > 0, trailing, lengthPos) : CrcCheck.OFF;
+        if (check == CrcCheck.BAD && !continueAfterError) {
+            stopped = true;
+            return;
+        }
+        fpdus++;
+        int inUlpdu = interior - (trailing ? 1 : 0);
+        if (inUlpdu == 0) {
+            int r = buf.readerIndex();
+            int w = buf.writerIndex();
+            buf.setIndex(lengthAt + 2, lengthAt + 2 + u);
+            try {
+                listener.onFpdu(buf, lengthPos, check);
+            } finally {
+                buf.setIndex(r, w);
+            }
+        } else {
+            listener.onFpdu(gather(buf, lengthAt, lengthPos, u), lengthPos, check);
+        }
+    }
+
+    /** Copies the ULPDU without its markers into the reused reassembly buffer. */
+    private ByteBuf gather(ByteBuf buf, int lengthAt, long lengthPos, int u) {
+        if (reassembly == null || reassembly.capacity() < u) {
+            reassembly = grow(reassembly, u);
+        }
+        reassembly.clear();
+        int rel = 2; // stream distance from ULPDU_Length
+        int nextRel = (int) (Markers.nextMarker(lengthPos) - lengthPos);
+        int left = u;
+        while (left > 0) {
+            if (rel == nextRel) {
+                rel += Markers.LENGTH;
+                nextRel += Markers.INTERVAL;
+                continue;
+            }
+            int n = Math.min(left, nextRel - rel);
+            reassembly.writeBytes(buf, lengthAt + rel, n);
+            rel += n;
+            left -= n;
+        }
+        return reassembly;
+    }
+
+    /** A larger heap buffer (GC-managed, nothing to release) holding the old one's bytes. */
+    private static ByteBuf grow(ByteBuf old, int need) {
+        int cap = Math.max(need, old == null ? INITIAL_BUFFER : old.capacity() * 2);
+        ByteBuf b = Unpooled.wrappedBuffer(new byte[cap]).clear();
+        if (old != null) {
+            b.writeBytes(old, 0, old.writerIndex());
+        }
+        return b;
+    }
+
+    private boolean checkMarker(ByteBuf buf, int index, long markerPos, long expectedPtr) {
+        markersSeen++;
+        int reserved = buf.getUnsignedShort(index);
+        int ptr = buf.getUnsignedShort(index + 2) & Markers.MAX_FPDUPTR; // low two bits read as 0
+        if (reserved != 0) {
+            markersWithReservedBits++;
+        }
+        if (ptr == expectedPtr) {
+            return true;
+        }
+        markerErrors++;
+        listener.onError(LlpError.MARKER_MISMATCH, markerPos,
+                "FPDUPTR " + ptr + " at stream offset " + markerPos + ", FPDU start is " + expectedPtr + " back");
+        return false;
+    }
+
+    private CrcCheck checkCrc(ByteBuf buf, int at, int crcAt, boolean lead, boolean trailing, long lengthPos) {
+        int received = buf.getInt(crcAt);
+        int computed = crc32.reset().update(buf, at, crcAt - at).wireValue();
+        lastCrcReceived = received;
+        lastCrcComputed = computed;
+        int skipLead = lead ? Markers.LENGTH : 0;
+        int skipTrail = trailing ? Markers.LENGTH : 0;
+        // readings in order: both edges covered, leading left out, trailing left out, both left out
+        for (int reading = 0; reading < 4; reading++) {
+            boolean withoutLead = (reading & 1) != 0;
+            boolean withoutTrail = (reading & 2) != 0;
+            if ((withoutLead && !lead) || (withoutTrail && !trailing)) {
+                continue;
+            }
+            int from = at + (withoutLead ? skipLead : 0);
+            int to = crcAt - (withoutTrail ? skipTrail : 0);
+            int value = reading == 0 ? computed : crc32.reset().update(buf, from, to - from).wireValue();
+            if (value == received) {
+                if (lead) {
+                    if (withoutLead) {
+                        leadingMarkerNotCovered++;
+                    } else {
+                        leadingMarkerCovered++;
+                    }
+                }
+                if (trailing) {
+                    if (withoutTrail) {
+                        trailingMarkerNotCovered++;
+                    } else {
+                        trailingMarkerCovered++;
+                    }
+                }
+                return CrcCheck.GOOD;
+            }
+        }
+        crcErrors++;
+        listener.onError(LlpError.CRC_ERROR, lengthPos, String.format(
+                "CRC field %08x, computed %08x (wire byte order)", received, computed));
+        return CrcCheck.BAD;
+    }
+
+    /** True after an error stopped the decoder (never with continueAfterError). */
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    /** Stream position of the next octet to be fed. */
+    public long streamPosition() {
+        return fpduStart + staged();
+    }
+
+    /** Octets of an incomplete FPDU held back, waiting for the rest. */
+    public int bufferedBytes() {
+        return staged();
+    }
+
+    /** The CRC field of the last FPDU checked, as an int of the wire bytes (see {@link MpaCrc}). */
+    public int lastCrcReceived() {
+        return lastCrcReceived;
+    }
+
+    /** The CRC computed for the last FPDU checked (both edge markers covered), wire order. */
+    public int lastCrcComputed() {
+        return lastCrcComputed;
+    }
+
+    public long fpdus() {
+        return fpdus;
+    }
+
+    public long crcErrors() {
+        return crcErrors;
+    }
+
+    public long markerErrors() {
+        return markerErrors;
+    }
+
+    public long markersSeen() {
+        return markersSeen;
+    }
+
+    /** Markers whose 16 reserved bits were not zero (ignored otherwise). */
+    public long markersWithReservedBits() {
+        return markersWithReservedBits;
+    }
+
+    /** Good-CRC FPDUs with a leading marker whose CRC covered it. */
+    public long leadingMarkerCovered() {
+        return leadingMarkerCovered;
+    }
+
+    /** Good-CRC FPDUs with a leading marker whose CRC left it out. */
+    public long leadingMarkerNotCovered() {
+        return leadingMarkerNotCovered;
+    }
+
+    /** Good-CRC FPDUs with a marker just before the CRC whose CRC covered it. */
+    public long trailingMarkerCovered() {
+        return trailingMarkerCovered;
+    }
+
+    /** Good-CRC FPDUs with a marker just before the CRC whose CRC left it out. */
+    public long trailingMarkerNotCovered() {
+        return trailingMarkerNotCovered;
+    }
+}
