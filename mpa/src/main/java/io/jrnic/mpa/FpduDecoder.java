@@ -280,7 +280,26 @@ public final class FpduDecoder {
         return CrcCheck.BAD;
     }
 
-    /** True after an error stopped the decoder (never with continueAfterError). */
+    /**
+     * The TCP stream ended. An FPDU cut short is reported as TCP_CONNECTION_LOST (0x01) at its
+     * start and the decoder stops; a stream ending between FPDUs is clean.
+     *
+     * @return true when the stream ended cleanly
+     */
+    public boolean endOfStream() {
+        if (stopped) {
+            return false;
+        }
+        stopped = true;
+        if (staged() == 0) {
+            return true;
+        }
+        listener.onError(LlpError.TCP_CONNECTION_LOST, fpduStart,
+                "stream ended " + staged() + " octets into an FPDU");
+        return false;
+    }
+
+    /** True after an error stopped the decoder (never with continueAfterError), or after endOfStream. */
     public boolean isStopped() {
         return stopped;
     }

@@ -39,6 +39,8 @@ public record MpaFailure(Reason reason, LlpError llpError, boolean terminate, by
         NO_MATCHING_RTR,
         /** No complete set-up frame before the deadline. No LLP error. */
         TIMEOUT,
+        /** The TCP stream ended (FIN or reset) before set-up completed (LLP 0x01). */
+        CONNECTION_CLOSED,
         /** Strict timing: bytes followed the set-up frame before they were allowed (LLP 0x04). */
         BYTES_AFTER_SETUP_FRAME
     }

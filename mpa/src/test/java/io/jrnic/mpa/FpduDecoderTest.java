@@ -232,4 +232,25 @@ class FpduDecoderTest {
             s.release();
         }
     }
+
+    @Test
+    void streamEndingInsideAnFpduIsTcpConnectionLost() {
+        ByteBuf s = stream(true, false, 40, 40);
+        try {
+            Recorder r = new Recorder();
+            FpduDecoder dec = new FpduDecoder(true, false, r);
+            dec.feed(s.slice(0, 60));
+            assertEquals(false, dec.endOfStream());
+            assertEquals(LlpError.TCP_CONNECTION_LOST, r.errors.get(0).error());
+            assertEquals(48, r.errors.get(0).offset());
+            assertEquals(1, r.fpdus.size());
+            Recorder clean = new Recorder();
+            FpduDecoder whole = new FpduDecoder(true, false, clean);
+            whole.feed(s);
+            assertTrue(whole.endOfStream());
+            assertEquals(0, clean.errors.size());
+        } finally {
+            s.release();
+        }
+    }
 }
