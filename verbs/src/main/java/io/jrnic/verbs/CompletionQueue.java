@@ -1,0 +1,194 @@
+package io.jrnic.verbs;
+
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * A completion queue. The ring lives in the API (preallocated, no allocation per completion), so
+ * every provider gets identical semantics: providers append through
+ * {@link io.jrnic.verbs.spi.QpUpcalls}; applications drain with {@link #poll(Completion[])}.
+ *
+ * <ul>
+ * <li>Order: completions of one queue (SQ or RQ) appear in the order the provider produced them,
+ * which is posting order (RDMAC verbs; RFC 5040 section 5 completion ordering).</li>
+ * <li>Overflow: a completion arriving when {@link #capacity()} are queued is not queued; the CQ
+ * becomes {@link #isOverflowed() overflowed} (sticky), CQ_OVERFLOW is raised once, and the provider
+ * is told so it can move the QP to ERROR. Size CQs for the sum of the queues attached to them.</li>
+ * <li>Notification: {@link #requestNotify(boolean)} arms one notification for the next completion
+ * queued after the call (any, or only solicited receive / error completions) to the CQ's
+ * {@link CompletionChannel}. Re-arm, then poll again, to avoid the classic lost-wakeup race.</li>
+ * <li>Completions of operations posted through {@link QueuePair#async()} complete their futures on
+ * the polling thread and are not returned in the poll array.</li>
+ * <li>Closing a CQ first closes every QP that uses it.</li>
+ * </ul>
+ */
+public final class CompletionQueue extends Resource {
+    private final RdmaDevice device;
+    private final int capacity;
+    private final Object context;
+    private final CompletionChannel channel;
+    private final Completion[] ring;
+    private final Object lock = new Object();
+    private final Set<QueuePair> users = ConcurrentHashMap.newKeySet();
+    private int head;
+    private int count;
+    private boolean overflowed;
+    private int armed; // 0 none, 1 any, 2 solicited only
+
+    CompletionQueue(RdmaDevice device, int capacity, CompletionChannel channel, Object context) {
+        super(device, "CompletionQueue");
+        this.device = device;
+        this.capacity = capacity;
+        this.channel = channel;
+        this.context = context;
+        this.ring = Completion.array(capacity);
+    }
+
+    @Override
+    int closeRank() {
+        return 2;
+    }
+
+    public RdmaDevice device() {
+        return device;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public Object context() {
+        return context;
+    }
+
+    /** The channel notifications go to, or null. */
+    public CompletionChannel channel() {
+        return channel;
+    }
+
+    /** Completions queued now. */
+    public int size() {
+        synchronized (lock) {
+            return count;
+        }
+    }
+
+    /** True once a completion was lost to overflow (sticky). */
+    public boolean isOverflowed() {
+        synchronized (lock) {
+            return overflowed;
+        }
+    }
+
+    /** Polls into all of {@code into}; see {@link #poll(Completion[], int, int)}. */
+    public int poll(Completion[] into) {
+        return poll(into, 0, into.length);
+    }
+
+    /**
+     * Moves up to {@code max} completions, oldest first, into {@code into[offset..]} and returns how
+     * many. Never blocks, never allocates (except for async-layer completions, see class doc).
+     * Completions already queued can still be polled after the CQ overflowed.
+     *
+     * @throws ResourceClosedException when closed
+     */
+    public int poll(Completion[] into, int offset, int max) {
+        Objects.checkFromIndexSize(offset, max, into.length);
+        checkOpen();
+        int n = 0;
+        while (n < max) {
+            Completion forListener = null;
+            synchronized (lock) {
+                while (n < max && count > 0) {
+                    Completion slot = ring[head];
+                    head = (head + 1) % capacity;
+                    count--;
+                    if (slot.listener != null) {
+                        forListener = new Completion().copyFrom(slot);
+                        slot.listener = null;
+                        break;
+                    }
+                    into[offset + n++].copyFrom(slot).listener = null;
+                }
+            }
+            if (forListener == null) {
+                break;
+            }
+            Consumer<Completion> l = forListener.listener;
+            forListener.listener = null;
+            l.accept(forListener);
+        }
+        return n;
+    }
+
+    /** Arms one notification to the channel. @throws IllegalStateException without a channel */
+    public void requestNotify(boolean solicitedOnly) {
+        checkOpen();
+        if (channel == null) {
+            throw new IllegalStateException("CQ has no CompletionChannel");
+        }
+        synchronized (lock) {
+            if (armed != 1) {
+                armed = solicitedOnly ? 2 : 1;
+            }
+        }
+    }
+
+    void attach(QueuePair qp) {
+        checkOpen();
+        users.add(qp);
+    }
+
+    void detach(QueuePair qp) {
+        users.remove(qp);
+    }
+
+    /** Appends a completion (provider path). False when it was lost to overflow or the CQ is closed. */
+    boolean push(Completion c) {
+        boolean notify = false;
+        boolean dropped = false;
+        boolean overflowNow = false;
+        synchronized (lock) {
+            if (isClosedFlag()) {
+                return false;
+            }
+            if (count == capacity) {
+                dropped = true;
+                overflowNow = !overflowed;
+                overflowed = true;
+            } else {
+                ring[(head + count) % capacity].copyFrom(c);
+                count++;
+                if (armed == 1 || (armed == 2 && (c.solicited || !c.isOk()))) {
+                    armed = 0;
+                    notify = true;
+                }
+            }
+        }
+        if (overflowNow) {
+            device.raise(AsyncEventType.CQ_OVERFLOW, this, context, null);
+        }
+        if (notify) {
+            channel.notifyFrom(this);
+        }
+        return !dropped;
+    }
+
+    @Override
+    void release() {
+        for (QueuePair qp : users.toArray(new QueuePair[0])) {
+            qp.close();
+        }
+        synchronized (lock) {
+            count = 0;
+        }
+        device.cqs.decrementAndGet();
+    }
+
+    @Override
+    public String toString() {
+        return "CompletionQueue[capacity=" + capacity + " context=" + context + "]";
+    }
+}

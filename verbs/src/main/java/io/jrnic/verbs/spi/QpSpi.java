@@ -1,0 +1,27 @@
+package io.jrnic.verbs.spi;
+
+import io.jrnic.verbs.QpTrigger;
+import io.jrnic.verbs.RecvWr;
+import io.jrnic.verbs.SendWr;
+
+/** A provider's queue pair. */
+public interface QpSpi {
+    /**
+     * Accepts {@code count} validated send WRs (QP in RTS, SQ capacity checked, SGEs checked) for
+     * execution in order. Must not block on the network and must not throw for validated WRs.
+     * The array is reused by the API after return; the WR objects are lent until retired.
+     */
+    void postSend(SendWr[] wrs, int offset, int count);
+
+    /** Accepts validated receive WRs (QP in IDLE or RTS) onto the RQ, in order. Same lending rules. */
+    void postRecv(RecvWr[] wrs, int offset, int count);
+
+    /**
+     * A consumer trigger the API already applied: MODIFY_TO_ERROR (abort the stream: send a
+     * Terminate if connected, close, then retire and flushAll) or RESET_TO_IDLE (forget the stream).
+     */
+    void modify(QpTrigger consumerTrigger);
+
+    /** Destroy; the QP is already in ERROR (API applied MODIFY_TO_ERROR) or IDLE. */
+    void close();
+}
