@@ -49,7 +49,7 @@ public final class QpEngine {
     final ArrayDeque<SqEntry> outstandingReads = new ArrayDeque<>();
     /** Inbound Read / Atomic Requests accepted (IRD), in order. */
     final ArrayDeque<ReadJob> inboundReads = new ArrayDeque<>();
-    final UntaggedReceiver untagged;
+    UntaggedReceiver untagged;
     private final RqEntry[] rqRing;
     private long rqHead;
     private long rqTail;
@@ -59,6 +59,8 @@ public final class QpEngine {
     /** Initiator: RTR (or the first-FPDU delay) still pending. */
     boolean rtrPending;
     boolean rxStopped;
+    /** Initiator: the zero-length READ RTR's response is still due. */
+    boolean rtrReadPending;
     private Runnable firstFpduCallback;
     private boolean closeRequested;
 
@@ -176,6 +178,13 @@ public final class QpEngine {
         this.txGated = !p.initiator();
         this.rtrPending = p.initiator() && (p.rtr() != io.jrnic.mpa.RtrType.NONE || p.firstFpduDelayMillis() > 0);
         this.firstFpduCallback = onFirstFpdu;
+        this.rxStopped = false;
+        this.rtrReadPending = false;
+        this.closeRequested = false;
+        this.untagged = new UntaggedReceiver(1, rqDepth);
+        for (long s = rqHead; s < rqTail; s++) {
+            untagged.postBuffer(0, s, rqEntry(s).sgl.total());
+        }
         ChannelPipeline pl = ch.pipeline();
         pl.replace(afterHandler, "receiver", rx);
         state = State.RTS;

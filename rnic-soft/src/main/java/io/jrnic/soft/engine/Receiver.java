@@ -169,6 +169,15 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
 
     /** Read Response (RFC 5040 section 4.5): into the sink of the oldest outstanding Read, in order. */
     private void readResponse(ByteBuf buf, int at, int len) {
+        if (qp.rtrReadPending) {
+            // the answer to our zero-length READ RTR (RFC 6581 section 5)
+            if (len == TaggedHeader.HEADER_LENGTH && DdpControl.isLast(buf.getUnsignedShort(at))) {
+                qp.rtrReadPending = false;
+            } else {
+                reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
+            }
+            return;
+        }
         SqEntry head = qp.outstandingReads.peek();
         if (head == null || head.opcode != SqOpcode.RDMA_READ) {
             reject(RdmapError.UNEXPECTED_OPCODE, buf, at, len, null, null);

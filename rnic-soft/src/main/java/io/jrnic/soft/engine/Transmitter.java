@@ -9,6 +9,7 @@ import io.jrnic.rdmap.AtomicRequestHeader;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.RdmapOpcode;
+import io.jrnic.rdmap.ReadRequestHeader;
 import io.jrnic.rdmap.Terminate;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -283,7 +284,14 @@ final class Transmitter {
                 encode();
             }
             case READ -> {
-                throw new IllegalStateException("READ RTR is never offered by this engine");
+                untaggedHeader(RdmapOpcode.RDMA_READ_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, ++requestMsn, 0);
+                ulpdu.writeZero(ReadRequestHeader.LENGTH);
+                encode();
+                qp.rtrReadPending = true;
+            }
+            case SEND -> {
+                untaggedHeader(RdmapOpcode.SEND, true, 0, RdmapOpcode.QN_SEND, ++sendMsn, 0);
+                encode();
             }
             default -> {
             }

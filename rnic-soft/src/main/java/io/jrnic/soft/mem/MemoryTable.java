@@ -74,6 +74,11 @@ public final class MemoryTable implements TaggedBufferLookup {
         return r.stag() == stag ? r : KEY_MISMATCH;
     }
 
+    /** An entry that is never valid: stands for a local region that is gone (checks then fail). */
+    public static SoftRegion invalidEntry() {
+        return KEY_MISMATCH;
+    }
+
     /** Entries registered and not closed. */
     public synchronized int size() {
         return live;

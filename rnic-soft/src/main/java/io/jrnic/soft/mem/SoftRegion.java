@@ -26,6 +26,8 @@ public final class SoftRegion implements TaggedRegion {
     private volatile long length;
     private volatile int access;
     private volatile SoftRegion parent;
+    /** The provider object wrapping this entry (e.g. the verbs MrSpi), or null. */
+    public volatile Object attachment;
 
     SoftRegion(MemoryTable table, int index, Kind kind, long pdId, int stag) {
         this.table = table;
@@ -33,6 +35,13 @@ public final class SoftRegion implements TaggedRegion {
         this.kind = kind;
         this.pdId = pdId;
         this.stag = stag;
+    }
+
+    /** A region outside every table (inline payload copies), valid, never looked up by STag. */
+    public static SoftRegion scratch(ByteBuf memory) {
+        SoftRegion r = new SoftRegion(null, 0, Kind.REGION, -1, 0);
+        r.map(memory, 0, memory.capacity(), 0, AccessFlags.LOCAL_WRITE, 0, null);
+        return r;
     }
 
     /** Maps memory: {@code memory[memoryOffset, memoryOffset + length)} answers TOs from {@code base}. */
@@ -65,7 +74,9 @@ public final class SoftRegion implements TaggedRegion {
             closed = true;
             valid = false;
         }
-        table.free(this);
+        if (table != null) {
+            table.free(this);
+        }
     }
 
     public int index() {

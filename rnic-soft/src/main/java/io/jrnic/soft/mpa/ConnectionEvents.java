@@ -1,11 +1,12 @@
 package io.jrnic.soft.mpa;
 
+import io.jrnic.mpa.MpaParameters;
 import io.jrnic.soft.engine.StreamParams;
 
 /** Outcome of one connection attempt: at most one of established/rejected/failed, then disconnected. */
 public interface ConnectionEvents {
     /** MPA done and the QP in RTS (responder: after the initiator's first FPDU). */
-    void established(StreamParams params, byte[] peerPrivateData);
+    void established(StreamParams params, MpaParameters negotiated);
 
     /** The Reply had R set (initiator). */
     void rejected(byte[] peerPrivateData);

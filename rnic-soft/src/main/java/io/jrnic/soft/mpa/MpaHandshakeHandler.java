@@ -1,69 +1,80 @@
 package io.jrnic.soft.mpa;
 
-import io.jrnic.mpa.MpaException;
+import io.jrnic.mpa.FpduEncoder;
+import io.jrnic.mpa.MpaFailure;
+import io.jrnic.mpa.MpaHandshaker;
+import io.jrnic.mpa.MpaInitiator;
+import io.jrnic.mpa.MpaParameters;
+import io.jrnic.mpa.MpaResponder;
 import io.jrnic.mpa.MpaSetupFrame;
+import io.jrnic.mpa.Outcome;
+import io.jrnic.rdmap.Terminate;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The MPA set-up phase of one TCP stream (RFC 5044 section 7.1), in the role of initiator or
- * responder; the data-phase handlers replace it (the QP's Receiver takes its place in the pipeline).
- * Initiator: sends the Request when the stream is up, waits for the Reply (timer), hands bytes that
- * followed the Reply to the Receiver. Responder: waits for the Request (timer), then for the
- * application's accept or reject. Nothing here sends an FPDU: the timing rule is the engine's.
+ * The MPA set-up phase of one TCP stream (RFC 5044 section 7.1, RFC 6581), driving the I/O-free
+ * {@link MpaInitiator} or {@link MpaResponder}; the QP's data-phase Receiver then replaces it in the
+ * pipeline. Initiator: sends the Request when the stream is up, feeds bytes until the Reply is judged;
+ * bytes after the Reply go to the Receiver. Responder: feeds until the Request, then waits for the
+ * application's {@link #accept} or {@link #reject}. A failure the RFC answers with a Terminate (LLP
+ * 0x06 insufficient IRD, 0x07 no matching RTR) sends it, framed as negotiated, then closes. The timer
+ * is the negotiator's (Reply 10 s, Request 5 s by default).
  */
 public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
     /** The handler's name in the pipeline. */
     public static final String NAME = "mpa";
 
-    /** What the handshake reports. Called on the channel's event loop. */
+    /** What the handshake reports, on the channel's event loop. */
     public interface Events {
-        /** Initiator: an acceptable Reply. {@code leftover} (owned by the callee) holds bytes after it. */
-        void reply(ChannelHandlerContext ctx, MpaSetupFrame reply, ByteBuf leftover);
+        /** Initiator: the Reply was acceptable. {@code leftover} (owned by the callee) holds the bytes after it. */
+        void established(ChannelHandlerContext ctx, MpaParameters params, ByteBuf leftover);
 
-        /** Responder: a valid Request; answer with accept or reject. */
+        /** Responder: a valid Request; answer with {@link #accept} or {@link #reject}. */
         void request(ChannelHandlerContext ctx, MpaSetupFrame request);
 
-        /** The set-up failed (initiator), or the stream closed before the answer (responder). */
+        /** Initiator: the Reply had R set. */
+        void rejected(byte[] peerPrivateData);
+
+        /** The set-up failed, or the stream closed before it finished. */
         void failed(CmFailure failure, String detail);
     }
 
-    private final boolean initiator;
-    private final MpaConfig config;
+    private final MpaHandshaker handshaker;
     private final Events events;
-    private MpaSetupFrame sent;
+    private ChannelHandlerContext ctx;
     private ByteBuf cumulation;
     private ScheduledFuture<?> timer;
-    private boolean frameReceived;
+    private boolean requestReceived;
     private boolean finished;
 
-    public MpaHandshakeHandler(boolean initiator, MpaConfig config, Events events) {
-        this.initiator = initiator;
-        this.config = config;
+    public MpaHandshakeHandler(MpaHandshaker handshaker, Events events) {
+        this.handshaker = handshaker;
         this.events = events;
+    }
+
+    public boolean initiator() {
+        return handshaker instanceof MpaInitiator;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        long timeout = initiator ? config.replyTimeoutMillis() : config.requestTimeoutMillis();
-        timer = ctx.executor().schedule(() -> fail(ctx, CmFailure.TIMEOUT,
-                "no MPA " + (initiator ? "Reply" : "Request") + " within " + timeout + " ms"), timeout,
-                TimeUnit.MILLISECONDS);
-        if (initiator) {
-            sent = Negotiation.request(config);
-            ByteBuf out = ctx.alloc().buffer(sent.encodedLength());
-            sent.encode(out);
-            ctx.writeAndFlush(out);
+        timer = ctx.executor().schedule(() -> handle(handshaker.onTimeout()),
+                handshaker.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        if (handshaker instanceof MpaInitiator i) {
+            ctx.writeAndFlush(i.request());
         }
         ctx.fireChannelActive();
-    }
-
-    /** The Request this initiator sent. */
-    public MpaSetupFrame sentRequest() {
-        return sent;
     }
 
     @Override
@@ -80,36 +91,84 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
         } finally {
             in.release();
         }
-        if (frameReceived) {
-            return; // responder: bytes before accept wait in the cumulation for the Receiver
-        }
-        MpaSetupFrame f;
-        try {
-            f = MpaSetupFrame.decode(cumulation, initiator ? MpaSetupFrame.Kind.REPLY : MpaSetupFrame.Kind.REQUEST,
-                    config.maxPrivateData());
-        } catch (MpaException e) {
-            fail(ctx, CmFailure.CONNECT_ERROR, e.reason() + ": " + e.getMessage());
-            return;
-        }
-        if (f == null) {
-            return;
-        }
-        frameReceived = true;
-        cancelTimer();
-        if (initiator) {
-            finished = true;
-            ByteBuf leftover = cumulation;
-            cumulation = null;
-            events.reply(ctx, f, leftover);
-        } else {
-            events.request(ctx, f);
+        if (!requestReceived) {
+            handle(handshaker.feed(cumulation));
         }
     }
 
-    /** Responder: the bytes received after the Request, handed over at accept (owned by the caller). */
-    public ByteBuf takeLeftover() {
+    private void handle(Outcome o) {
+        switch (o.status()) {
+            case NEED_MORE -> {
+            }
+            case REQUEST_RECEIVED -> {
+                requestReceived = true;
+                cancelTimer();
+                events.request(ctx, o.peerFrame());
+            }
+            case DONE -> {
+                finished = true;
+                cancelTimer();
+                ByteBuf leftover = cumulation != null ? cumulation : Unpooled.EMPTY_BUFFER;
+                cumulation = null;
+                events.established(ctx, o.parameters(), leftover);
+            }
+            case FAILED -> fail(o);
+        }
+    }
+
+    private void fail(Outcome o) {
+        if (finished) {
+            release(o.toSend());
+            return;
+        }
         finished = true;
-        ByteBuf b = cumulation;
+        cancelTimer();
+        MpaFailure f = o.failure();
+        if (o.toSend() != null) {
+            ctx.write(o.toSend());
+        }
+        if (f.terminate() && f.llpError() != null && o.parameters() != null) {
+            ByteBuf ulpdu = Unpooled.buffer(Terminate.FIXED_LENGTH);
+            Terminate.of(f.llpError()).encode(ulpdu);
+            FpduEncoder enc = o.parameters().newEncoder();
+            ByteBuf out = ctx.alloc().buffer(enc.encodedLength(ulpdu.readableBytes()));
+            enc.encode(ulpdu, out);
+            ctx.write(out);
+        }
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        switch (f.reason()) {
+            case REJECTED_BY_PEER -> events.rejected(f.peerPrivateData());
+            case REJECTED_LOCALLY -> {
+            }
+            case TIMEOUT -> events.failed(CmFailure.TIMEOUT, f.detail());
+            default -> events.failed(CmFailure.CONNECT_ERROR, f.reason() + ": " + f.detail());
+        }
+    }
+
+    /**
+     * Responder, on the event loop: answers the Request. On success writes the Reply and returns the
+     * parameters (the leftover bytes are then {@link #takeLeftover()}); on failure (no matching RTR,
+     * insufficient IRD) sends the Reply and the Terminate, closes, and returns null.
+     */
+    public MpaParameters accept(byte[] privateData, int ird, int ord) {
+        Outcome o = ((MpaResponder) handshaker).accept(privateData, ird, ord);
+        if (o.status() != Outcome.Status.DONE) {
+            fail(o);
+            return null;
+        }
+        finished = true;
+        ctx.writeAndFlush(o.toSend());
+        return o.parameters();
+    }
+
+    /** Responder, on the event loop: a Reply with R set and the private data, then close. */
+    public void reject(byte[] privateData) {
+        fail(((MpaResponder) handshaker).reject(privateData));
+    }
+
+    /** Bytes received after the Request (owned by the caller; never null). */
+    public ByteBuf takeLeftover() {
+        ByteBuf b = cumulation != null ? cumulation : Unpooled.EMPTY_BUFFER;
         cumulation = null;
         return b;
     }
@@ -119,14 +178,20 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
         cancelTimer();
         if (!finished) {
             finished = true;
-            events.failed(CmFailure.CONNECT_ERROR, "stream closed during MPA set-up");
+            MpaFailure f = handshaker.onConnectionClosed().failure();
+            events.failed(CmFailure.CONNECT_ERROR, f == null ? "stream closed during MPA set-up" : f.detail());
         }
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        fail(ctx, CmFailure.CONNECT_ERROR, String.valueOf(cause));
+        if (!finished) {
+            finished = true;
+            cancelTimer();
+            events.failed(CmFailure.CONNECT_ERROR, String.valueOf(cause));
+        }
+        ctx.close();
     }
 
     @Override
@@ -138,19 +203,16 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void fail(ChannelHandlerContext ctx, CmFailure f, String detail) {
-        if (!finished) {
-            finished = true;
-            cancelTimer();
-            events.failed(f, detail);
-        }
-        ctx.close();
-    }
-
     private void cancelTimer() {
         if (timer != null) {
             timer.cancel(false);
             timer = null;
+        }
+    }
+
+    private static void release(ByteBuf b) {
+        if (b != null) {
+            b.release();
         }
     }
 }

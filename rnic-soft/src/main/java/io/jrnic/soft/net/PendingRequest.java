@@ -1,41 +1,37 @@
 package io.jrnic.soft.net;
 
-import io.jrnic.mpa.MpaException;
+import io.jrnic.mpa.MpaParameters;
 import io.jrnic.mpa.MpaSetupFrame;
-import io.jrnic.mpa.MpaV2Words;
 import io.jrnic.soft.engine.QpEngine;
-import io.jrnic.soft.engine.StreamParams;
 import io.jrnic.soft.mpa.CmFailure;
 import io.jrnic.soft.mpa.ConnectionEvents;
 import io.jrnic.soft.mpa.MpaConfig;
 import io.jrnic.soft.mpa.MpaHandshakeHandler;
-import io.jrnic.soft.mpa.Negotiation;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A valid MPA Request waiting for the application (RFC 5044 section 7.1.4): exactly one of
- * {@link #accept} or {@link #reject}; without an answer within the request timer the stream closes.
+ * A valid MPA Request waiting for the application (RFC 5044 section 7.1): exactly one of
+ * {@link #accept} or {@link #reject}; without an answer within the accept timer the stream closes.
  */
 public final class PendingRequest {
     private final Channel channel;
     private final MpaHandshakeHandler handler;
     private final MpaSetupFrame request;
-    private final MpaConfig listenerConfig;
+    private final MpaConfig config;
     private final AtomicBoolean answered = new AtomicBoolean();
     private volatile SoftConnection connection;
     private ScheduledFuture<?> timer;
 
-    PendingRequest(Channel channel, MpaHandshakeHandler handler, MpaSetupFrame request, MpaConfig listenerConfig) {
+    PendingRequest(Channel channel, MpaHandshakeHandler handler, MpaSetupFrame request, MpaConfig config) {
         this.channel = channel;
         this.handler = handler;
         this.request = request;
-        this.listenerConfig = listenerConfig;
+        this.config = config;
     }
 
     void startTimer() {
@@ -43,10 +39,10 @@ public final class PendingRequest {
             if (answered.compareAndSet(false, true)) {
                 channel.close();
             }
-        }, listenerConfig.requestTimeoutMillis(), TimeUnit.MILLISECONDS);
+        }, config.acceptTimeoutMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** The initiator's Request (its application private data without the revision 2 words). */
+    /** The initiator's Request. */
     public MpaSetupFrame request() {
         return request;
     }
@@ -59,17 +55,18 @@ public final class PendingRequest {
         return (InetSocketAddress) channel.localAddress();
     }
 
-    public MpaConfig listenerConfig() {
-        return listenerConfig;
+    /** The listener's options. */
+    public MpaConfig config() {
+        return config;
     }
 
     /**
-     * Sends the Reply under {@code config}, binds {@code qp} (reports CONNECTED), and reports
-     * established after the initiator's first FPDU (RFC 5044 section 7.1 timing rule).
+     * Sends the Reply (private data, IRD, ORD before the relaxed adjustment), binds {@code qp}
+     * (CONNECTED), and reports established after the initiator's first FPDU (RFC 5044 section 7.1).
      *
-     * @throws IllegalStateException when already answered
+     * @throws IllegalStateException when already answered or timed out
      */
-    public SoftConnection accept(QpEngine qp, MpaConfig config, ConnectionEvents events) {
+    public SoftConnection accept(QpEngine qp, byte[] privateData, int ird, int ord, ConnectionEvents events) {
         if (!answered.compareAndSet(false, true)) {
             throw new IllegalStateException("request already answered (or timed out)");
         }
@@ -81,50 +78,33 @@ public final class PendingRequest {
                 conn.failed(CmFailure.CONNECT_ERROR, "stream closed before accept");
                 return;
             }
-            MpaSetupFrame reply;
+            MpaParameters p;
             try {
-                reply = Negotiation.reply(config, request);
-            } catch (MpaException e) {
-                conn.failed(CmFailure.CONNECT_ERROR, e.reason() + ": " + e.getMessage());
-                writeAndClose(rejectFrame(new byte[0]));
+                p = handler.accept(privateData, ird, ord);
+            } catch (IllegalArgumentException e) {
+                conn.failed(CmFailure.CONNECT_ERROR, e.getMessage());
+                channel.close();
                 return;
             }
-            StreamParams p = Negotiation.responder(config, request, reply);
-            ByteBuf out = channel.alloc().buffer(reply.encodedLength());
-            reply.encode(out);
-            channel.writeAndFlush(out);
+            if (p == null) {
+                return; // the handler reported the failure (Terminate sent) through streamFailed
+            }
             conn.channel(channel);
             ByteBuf leftover = handler.takeLeftover();
-            conn.established(channel, p, request.privateData(), MpaHandshakeHandler.NAME, leftover);
+            conn.established(channel, p, false, config, leftover);
         });
         return conn;
     }
 
-    /** Sends a Reply with R set and {@code privateData}, then closes (RFC 5044 section 7.1.5). */
+    /** Sends a Reply with R set and {@code privateData}, then closes (RFC 5044 section 7.1). */
     public void reject(byte[] privateData) {
         if (!answered.compareAndSet(false, true)) {
             throw new IllegalStateException("request already answered (or timed out)");
         }
         channel.eventLoop().execute(() -> {
             cancelTimer();
-            writeAndClose(rejectFrame(privateData));
+            handler.reject(privateData);
         });
-    }
-
-    private MpaSetupFrame rejectFrame(byte[] privateData) {
-        MpaSetupFrame.Builder b = MpaSetupFrame.builder(MpaSetupFrame.Kind.REPLY)
-                .revision(Math.min(request.revision(), listenerConfig.revision())).reject(true)
-                .privateData(privateData);
-        if (request.v2Words() != null && listenerConfig.revision() == MpaSetupFrame.REVISION_2) {
-            b.v2Words(MpaV2Words.of(0, 0)); // siw crashes on H without the words (siw notes)
-        }
-        return b.build();
-    }
-
-    private void writeAndClose(MpaSetupFrame f) {
-        ByteBuf out = channel.alloc().buffer(f.encodedLength());
-        f.encode(out);
-        channel.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
     }
 
     void streamFailed(CmFailure f, String detail) {

@@ -1,5 +1,7 @@
 package io.jrnic.soft.net;
 
+import io.jrnic.mpa.MpaParameters;
+import io.jrnic.mpa.MpaResponder;
 import io.jrnic.mpa.MpaSetupFrame;
 import io.jrnic.soft.mpa.CmFailure;
 import io.jrnic.soft.mpa.MpaConfig;
@@ -18,7 +20,7 @@ import java.util.function.Consumer;
 public final class SoftListener implements AutoCloseable {
     private final MpaConfig config;
     private final Consumer<PendingRequest> onRequest;
-    private final ChannelGroup pending = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final ChannelGroup children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private volatile Channel server;
 
     SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest) {
@@ -34,13 +36,17 @@ public final class SoftListener implements AutoCloseable {
         return (InetSocketAddress) server.localAddress();
     }
 
+    public MpaConfig config() {
+        return config;
+    }
+
     void initChild(SocketChannel ch) {
         PendingRequest[] req = new PendingRequest[1];
-        MpaHandshakeHandler h = new MpaHandshakeHandler(false, config, new MpaHandshakeHandler.Events() {
+        MpaHandshakeHandler h = new MpaHandshakeHandler(new MpaResponder(config.mpa()), new MpaHandshakeHandler.Events() {
             @Override
-            public void reply(ChannelHandlerContext ctx, MpaSetupFrame reply, ByteBuf leftover) {
+            public void established(ChannelHandlerContext ctx, MpaParameters params, ByteBuf leftover) {
                 leftover.release();
-                throw new IllegalStateException("responder got a Reply");
+                throw new IllegalStateException("responder reports established through accept");
             }
 
             @Override
@@ -51,6 +57,11 @@ public final class SoftListener implements AutoCloseable {
             }
 
             @Override
+            public void rejected(byte[] peerPrivateData) {
+                throw new IllegalStateException("responder got a Reply");
+            }
+
+            @Override
             public void failed(CmFailure failure, String detail) {
                 if (req[0] != null) {
                     req[0].streamFailed(failure, detail);
@@ -58,17 +69,17 @@ public final class SoftListener implements AutoCloseable {
             }
         });
         ch.pipeline().addLast(MpaHandshakeHandler.NAME, h);
-        pending.add(ch);
+        children.add(ch);
     }
 
-    /** Stops listening; streams still in set-up are closed (their requests count as rejected). */
+    /** Stops listening; streams still in MPA set-up are closed. */
     @Override
     public void close() {
         Channel s = server;
         if (s != null) {
             s.close().syncUninterruptibly();
         }
-        for (Channel c : pending) {
+        for (Channel c : children) {
             if (c.pipeline().get(MpaHandshakeHandler.NAME) != null) {
                 c.close();
             }

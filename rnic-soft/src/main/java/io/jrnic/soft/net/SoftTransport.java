@@ -6,7 +6,6 @@ import io.jrnic.soft.mpa.ConnectionEvents;
 import io.jrnic.soft.mpa.MpaConfig;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -38,9 +37,8 @@ public final class SoftTransport implements AutoCloseable {
     private final EventLoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
     private final Class<? extends ServerSocketChannel> serverClass;
-    private final int connectTimeoutMillis;
 
-    public SoftTransport(int threads, boolean preferEpoll, int connectTimeoutMillis) {
+    public SoftTransport(int threads, boolean preferEpoll) {
         DefaultThreadFactory tf = new DefaultThreadFactory("jrnic-soft", true);
         if (preferEpoll && Epoll.isAvailable()) {
             group = new EpollEventLoopGroup(threads, tf);
@@ -51,7 +49,6 @@ public final class SoftTransport implements AutoCloseable {
             channelClass = NioSocketChannel.class;
             serverClass = NioServerSocketChannel.class;
         }
-        this.connectTimeoutMillis = connectTimeoutMillis;
     }
 
     /** "epoll" or "nio". */
@@ -72,7 +69,7 @@ public final class SoftTransport implements AutoCloseable {
         Bootstrap b = new Bootstrap().group(group).channel(channelClass)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeoutMillis()))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -115,9 +112,4 @@ public final class SoftTransport implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    static void closeQuietly(Channel ch) {
-        if (ch != null) {
-            ch.close();
-        }
-    }
 }
