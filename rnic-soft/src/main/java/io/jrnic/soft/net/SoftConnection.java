@@ -30,6 +30,7 @@ public final class SoftConnection {
     private volatile Channel channel;
     private volatile MpaParameters mpa;
     private volatile StreamParams params;
+    private volatile boolean wasEstablished;
 
     SoftConnection(QpEngine qp, ConnectionEvents events) {
         this.qp = qp;
@@ -44,7 +45,7 @@ public final class SoftConnection {
             }
             if (!outcome.get()) {
                 failed(CmFailure.CONNECT_ERROR, "stream closed before the initiator's first FPDU");
-            } else if (disconnected.compareAndSet(false, true)) {
+            } else if (wasEstablished && disconnected.compareAndSet(false, true)) {
                 events.disconnected();
             }
         });
@@ -103,6 +104,7 @@ public final class SoftConnection {
         this.params = sp;
         Runnable report = () -> {
             if (outcome.compareAndSet(false, true)) {
+                wasEstablished = true;
                 events.established(sp, p);
                 if (!ch.isActive() && disconnected.compareAndSet(false, true)) {
                     events.disconnected();

@@ -4,6 +4,7 @@ import io.jrnic.soft.engine.QpEngine;
 import io.jrnic.soft.mpa.CmFailure;
 import io.jrnic.soft.mpa.ConnectionEvents;
 import io.jrnic.soft.mpa.MpaConfig;
+import io.jrnic.soft.mpa.MpaHandshakeHandler;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelFuture;
@@ -73,7 +74,7 @@ public final class SoftTransport implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(conn.initiatorHandler(config));
+                        ch.pipeline().addLast(MpaHandshakeHandler.NAME, conn.initiatorHandler(config));
                     }
                 });
         ChannelFuture f = b.connect(remote);
