@@ -53,8 +53,9 @@ final class SoftQp implements QpSpi, QpListener {
     @Override
     public void postSend(SendWr[] wrs, int offset, int count) {
         for (int i = 0; i < count; i++) {
-            engine.postSend(entry(wrs[offset + i]));
+            engine.enqueueSend(entry(wrs[offset + i]));
         }
+        engine.kick();
     }
 
     @Override
@@ -63,8 +64,9 @@ final class SoftQp implements QpSpi, QpListener {
             RecvWr wr = wrs[offset + i];
             RqEntry e = new RqEntry(wr);
             resolve(wr, e.sgl);
-            engine.postRecv(e);
+            engine.enqueueRecv(e);
         }
+        engine.kick();
     }
 
     private SqEntry entry(SendWr wr) {

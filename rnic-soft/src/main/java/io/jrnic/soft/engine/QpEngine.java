@@ -99,13 +99,27 @@ public final class QpEngine {
 
     /** Queues a send work request; it runs in posting order once the QP is bound to a stream. */
     public void postSend(SqEntry e) {
+        enqueueSend(e);
+        kick();
+    }
+
+    /** Queues without waking the event loop: a batch post calls {@link #kick()} once at the end. */
+    public void enqueueSend(SqEntry e) {
         sqIncoming.add(e);
-        scheduleDrain();
     }
 
     /** Queues a receive; incoming untagged messages consume receives in posting order (RFC 5041 section 5.3). */
     public void postRecv(RqEntry e) {
+        enqueueRecv(e);
+        kick();
+    }
+
+    public void enqueueRecv(RqEntry e) {
         rqIncoming.add(e);
+    }
+
+    /** Has the event loop pick up what was queued. */
+    public void kick() {
         scheduleDrain();
     }
 
@@ -331,12 +345,16 @@ public final class QpEngine {
         rxStopped = true;
         state = State.ERROR;
         listener.transition(Trigger.TERMINATE_RECEIVED, t, true);
-        SqEntry head = sq.peek();
-        if (head != null && TerminateMatch.names(t, head)) {
-            sq.poll();
-            sqPending.remove(head);
-            outstandingReads.remove(head);
-            listener.sendRetired(head, Status.ofReceivedTerminate(t.layer(), t.errorType()), 0, t, true);
+        // in posting order: the WR the Terminate names fails with its status, the others flush
+        boolean named = false;
+        SqEntry e;
+        while ((e = sq.poll()) != null) {
+            if (!named && TerminateMatch.names(t, e)) {
+                named = true;
+                listener.sendRetired(e, Status.ofReceivedTerminate(t.layer(), t.errorType()), 0, t, true);
+            } else {
+                listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
+            }
         }
         flushAll();
         channel.close();
