@@ -1,0 +1,112 @@
+package io.jrnic.soft;
+
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.AsyncEvent;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionQueue;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.Connection;
+import io.jrnic.verbs.ConnectionManager;
+import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.ProtectionDomain;
+import io.jrnic.verbs.QpInit;
+import io.jrnic.verbs.QueuePair;
+import io.jrnic.verbs.Rdma;
+import io.jrnic.verbs.RdmaDevice;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Test fixture: two "soft" devices in this JVM (A the initiator, B the responder), one PD, CQ and QP
+ * each, connected over real loopback TCP through the connection manager.
+ */
+final class SoftPair implements AutoCloseable {
+    static final int DEPTH = 512;
+
+    final Side a;
+    final Side b;
+    final Listener listener;
+    Connection connA;
+    Connection connB;
+
+    /** One endpoint. */
+    static final class Side implements AutoCloseable {
+        final RdmaDevice dev;
+        final ProtectionDomain pd;
+        final CompletionQueue cq;
+        final ConnectionManager cm;
+        final QueuePair qp;
+        final List<AsyncEvent> events = new CopyOnWriteArrayList<>();
+
+        Side(String name) {
+            dev = Rdma.open("soft");
+            dev.onAsyncEvent(events::add);
+            pd = dev.allocatePd();
+            cq = dev.createCq(4 * DEPTH, name);
+            cm = dev.connectionManager();
+            qp = pd.createQp(QpInit.rc(cq).maxSendWr(DEPTH).maxRecvWr(DEPTH).context(name));
+        }
+
+        /** Polls until {@code n} completions arrived (bounded by the test's timeout). */
+        List<Completion> await(int n) throws InterruptedException {
+            List<Completion> out = new ArrayList<>();
+            Completion[] batch = Completion.array(64);
+            while (out.size() < n) {
+                int k = cq.poll(batch, 0, Math.min(64, n - out.size()));
+                for (int i = 0; i < k; i++) {
+                    out.add(batch[i].snapshot());
+                }
+                if (k == 0) {
+                    Thread.sleep(0, 200_000);
+                }
+            }
+            return out;
+        }
+
+        Completion awaitOne() throws InterruptedException {
+            return await(1).get(0);
+        }
+
+        @Override
+        public void close() {
+            dev.close();
+        }
+    }
+
+    SoftPair() throws Exception {
+        this(ConnectOptions.defaults().peerToPeer(io.jrnic.verbs.RtrType.WRITE), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), null);
+    }
+
+    SoftPair(ConnectOptions connect, ConnectOptions listen, AcceptOptions accept, Consumer<Side> beforeConnect)
+            throws Exception {
+        a = new Side("A");
+        b = new Side("B");
+        if (beforeConnect != null) {
+            beforeConnect.accept(a);
+            beforeConnect.accept(b);
+        }
+        listener = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), listen);
+        CompletableFuture<Connection> passive = new CompletableFuture<>();
+        listener.onConnectRequest(req -> req.accept(b.qp, accept).whenComplete((c, e) -> {
+            if (e != null) {
+                passive.completeExceptionally(e);
+            } else {
+                passive.complete(c);
+            }
+        }));
+        connA = a.cm.connect(listener.localAddress(), a.qp, connect).get(10, TimeUnit.SECONDS);
+        connB = passive.get(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+        a.close();
+        b.close();
+    }
+}
