@@ -71,9 +71,10 @@ final class Control implements AutoCloseable {
         out.flush();
     }
 
-    void end(long done) throws IOException {
+    /** The client finished its loop ({@code done} iterations; {@code ok} false when it failed). */
+    void end(long done, boolean ok) throws IOException {
         out.writeByte(END);
-        out.writeLong(done);
+        out.writeLong(ok ? done : -1 - done);
         out.flush();
     }
 
@@ -129,7 +130,7 @@ final class Control implements AutoCloseable {
         return in.available() > 0;
     }
 
-    /** Server side: reads END and returns the client's iteration count. */
+    /** Server side: reads END and returns the client's iteration count, negative (-1 - count) if the client failed. */
     long readEnd(long timeoutMillis) throws IOException {
         int type = read(timeoutMillis);
         if (type < 0) {

@@ -147,7 +147,7 @@ public final class PerfServer implements AutoCloseable {
                 ctl.ready(true, t.initialCredits(), null);
                 String failure = t.run();
                 long clientDone = t.endCount != null ? t.endCount : ctl.readEnd(b.maxNanos() / 1_000_000 + 30_000);
-                if (failure == null && t.servedIterations >= 0 && t.servedIterations < clientDone) {
+                if (failure == null && clientDone >= 0 && t.servedIterations >= 0 && t.servedIterations < clientDone) {
                     failure = "server saw " + t.servedIterations + " of the client's " + clientDone + " iterations";
                 }
                 ctl.result(failure);

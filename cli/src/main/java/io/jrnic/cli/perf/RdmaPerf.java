@@ -38,6 +38,9 @@ public final class RdmaPerf implements AutoCloseable {
     public record Outcome(BwFigure bw, LatFigure lat, String failure, String note) {
     }
 
+    /** A wait with no progress for this long fails the test (a stalled engine must not cost the whole cap). */
+    static final long STALL_NANOS = 10_000_000_000L;
+
     private final PerfConfig config;
     private final InetSocketAddress rdma;
     private final RdmaDevice device;
@@ -91,7 +94,7 @@ public final class RdmaPerf implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     failure = "client: interrupted";
                 } finally {
-                    ctl.end(done);
+                    ctl.end(done, failure == null);
                 }
                 Control.Reply res = awaitResult();
                 if (failure == null && !res.ok()) {
@@ -203,7 +206,7 @@ public final class RdmaPerf implements AutoCloseable {
             this.cq = new Cq(t.cq);
             this.size = t.size;
             this.cap = Deadline.in(config.maxNanos());
-            this.hang = Deadline.in(config.maxNanos() + 10_000_000_000L);
+            this.hang = Deadline.in(config.maxNanos() + 10_000_000_000L).stall(STALL_NANOS);
         }
 
         BwFigure bandwidth() throws TimeoutException, IOException {

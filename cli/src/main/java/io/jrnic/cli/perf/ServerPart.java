@@ -45,8 +45,8 @@ final class ServerPart {
     /** Waits for the fence SEND, then checks every byte the WRITEs placed. */
     private String writeBw() throws TimeoutException, IOException {
         while (cq.poll() == 0) {
-            if (t.endArrived()) {
-                return "client ended without its fence SEND";
+            if (t.endArrived() && t.endCount < 0) {
+                return "client failed before its fence SEND";
             }
             d.idle("the fence SEND after the RDMA WRITEs");
         }
@@ -62,7 +62,10 @@ final class ServerPart {
         long received = 0;
         int credit = 0;
         int creditEvery = Math.max(1, slots / 2);
-        while (received < (t.endCount != null ? Math.min(iters, t.endCount) : iters)) {
+        while (received < (t.endCount != null ? Math.min(iters, clientCount(t.endCount)) : iters)) {
+            if (t.endCount != null && t.endCount < 0) {
+                return "server: the client failed after " + received + " SENDs arrived";
+            }
             int n = cq.poll();
             for (int i = 0; i < n; i++) {
                 Completion c = cq.batch[i];
@@ -165,7 +168,7 @@ final class ServerPart {
                 t.qp.postSend(s);
                 sendInFlight = true;
             } else if (n == 0) {
-                if (t.endArrived() && t.endCount <= i) {
+                if (t.endArrived() && (t.endCount < 0 || t.endCount <= i)) {
                     break;
                 }
                 d.idle("SEND " + i + " of the ping-pong");
@@ -176,6 +179,11 @@ final class ServerPart {
             sendInFlight = reap(true);
         }
         return i == 0 ? null : Pattern.check("server receive slot after SEND ping-pong", t.slotBytes, 0, size);
+    }
+
+    /** The client's iteration count from its END (which is negative when the client failed). */
+    static long clientCount(long end) {
+        return end < 0 ? -1 - end : end;
     }
 
     /** If a send is in flight, waits for its completion; returns false (nothing in flight). */
