@@ -61,8 +61,11 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--window", paramLabel = "N", defaultValue = "64", description = "outstanding work requests in bw tests (READ: at most 16)")
     int window;
 
-    @Option(names = "--crc", negatable = true, defaultValue = "true", description = "request MPA CRC (default on)")
-    boolean crc;
+    @Option(names = "--crc", description = "request MPA CRC (the default)")
+    boolean crcOn;
+
+    @Option(names = "--no-crc", description = "do not request MPA CRC (it is still used if the peer requests it)")
+    boolean crcOff;
 
     @Option(names = "--markers", description = "request MPA markers")
     boolean markers;
@@ -103,6 +106,10 @@ public final class PerfCommand implements Callable<Integer> {
             cfg = config();
         } catch (IllegalArgumentException e) {
             err.println("jrnic perf: " + e.getMessage());
+            return EXIT_ERROR;
+        }
+        if (crcOn && crcOff) {
+            err.println("jrnic perf: --crc and --no-crc exclude each other");
             return EXIT_ERROR;
         }
         if (server && connect != null) {
@@ -146,7 +153,7 @@ public final class PerfCommand implements Callable<Integer> {
     PerfConfig config() {
         Set<Op> ops = test == Which.all ? EnumSet.allOf(Op.class) : EnumSet.of(Op.valueOf(test.name().toUpperCase()));
         Set<Kind> kinds = mode == Mode.all ? EnumSet.allOf(Kind.class) : EnumSet.of(Kind.valueOf(mode.name().toUpperCase()));
-        return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, crc, markers, mulpdu,
+        return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
                 mpaRev, maxSeconds, !noTcp);
     }
 
