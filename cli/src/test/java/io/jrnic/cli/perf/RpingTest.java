@@ -45,7 +45,7 @@ class RpingTest {
         String[] lines = client.toString().split("\n");
         assertEquals(3, lines.length);
         assertEquals("ping data: rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ", lines[0]);   // 13 + 26 + NUL = 40
-        assertEquals("ping data: rdma-ping-1: BCDEFGHIJKLMNOPQRSTUVWXYZ", lines[1]);
+        assertEquals("ping data: rdma-ping-1: BCDEFGHIJKLMNOPQRSTUVWXYZ[", lines[1]);
         assertTrue(server.toString().startsWith("server ping data: rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ\n"), server.toString());
     }
 
