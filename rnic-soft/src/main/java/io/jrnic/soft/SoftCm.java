@@ -146,7 +146,7 @@ final class SoftCm implements CmSpi {
         int maxIrd = Math.max(device.attributes().maxIrd(), o.ird());
         MpaOptions mpa = MpaOptions.builder().revision(o.mpaRevision()).crc(o.crc() ? CrcMode.WANTED : CrcMode.OFF)
                 .markersRx(o.markers()).ird(o.ird()).ord(o.ord()).maxIrd(Math.min(maxIrd, MpaV2Words.MAX_VALUE))
-                .relaxedIrdOrd(true).p2p(initiator ? o.isPeerToPeer() : true)
+                .relaxedIrdOrd(true).p2p(initiator ? o.isPeerToPeer() : o.mpaRevision() == 2)
                 .rtrTypes(rtr.toArray(new io.jrnic.mpa.RtrType[0])).privateData(o.privateData())
                 .maxPrivateData(o.privateDataCap())
                 .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();

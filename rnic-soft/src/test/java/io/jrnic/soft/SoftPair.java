@@ -31,8 +31,8 @@ final class SoftPair implements AutoCloseable {
     final Side a;
     final Side b;
     final Listener listener;
-    Connection connA;
-    Connection connB;
+    final Connection connA;
+    private final CompletableFuture<Connection> passive = new CompletableFuture<>();
 
     /** One endpoint. */
     static final class Side implements AutoCloseable {
@@ -68,6 +68,18 @@ final class SoftPair implements AutoCloseable {
             return out;
         }
 
+        /** The first async event of this type, waiting for it. */
+        AsyncEvent awaitEvent(io.jrnic.verbs.AsyncEventType type) throws InterruptedException {
+            while (true) {
+                for (AsyncEvent e : events) {
+                    if (e.type() == type) {
+                        return e;
+                    }
+                }
+                Thread.sleep(1);
+            }
+        }
+
         Completion awaitOne() throws InterruptedException {
             return await(1).get(0);
         }
@@ -92,7 +104,6 @@ final class SoftPair implements AutoCloseable {
             beforeConnect.accept(b);
         }
         listener = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), listen);
-        CompletableFuture<Connection> passive = new CompletableFuture<>();
         listener.onConnectRequest(req -> req.accept(b.qp, accept).whenComplete((c, e) -> {
             if (e != null) {
                 passive.completeExceptionally(e);
@@ -101,7 +112,21 @@ final class SoftPair implements AutoCloseable {
             }
         }));
         connA = a.cm.connect(listener.localAddress(), a.qp, connect).get(10, TimeUnit.SECONDS);
-        connB = passive.get(10, TimeUnit.SECONDS);
+        if (connect.isPeerToPeer() && connect.mpaRevision() == 2) {
+            connB(); // with an RTR the responder is established at once
+        }
+    }
+
+    /** The responder's connection: established once the initiator's first FPDU (or RTR) arrived. */
+    Connection connB() throws Exception {
+        return passive.get(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits until {@code condition} holds (bounded by the test's timeout). */
+    static void eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        while (!condition.getAsBoolean()) {
+            Thread.sleep(1);
+        }
     }
 
     @Override

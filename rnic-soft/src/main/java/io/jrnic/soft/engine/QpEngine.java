@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DuplexChannel;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class QpEngine {
     /** Engine-side QP state (mirrors {@code io.jrnic.verbs.QpState}). */
     public enum State { IDLE, RTS, CLOSING, TERMINATE, ERROR }
+
+    /** How long the stream may stay half-open after a Terminate was sent. */
+    static final long TERMINATE_CLOSE_MILLIS = 2_000;
 
     final MemoryTable table;
     final long pdId;
@@ -288,7 +292,23 @@ public final class QpEngine {
         if (failingRq != null && rqHead < rqTail && rqEntry(rqHead) == failingRq) {
             retireOldestRecv(rqStatus, t, false);
         }
-        channel.close();
+        closeAfterTerminate();
+    }
+
+    /**
+     * RFC 5040 section 6: the stream closes after a Terminate. Closing at once with unread input would
+     * reset the connection and could destroy the Terminate in flight, so the output is shut (FIN after
+     * the Terminate), input is discarded until the peer closes, and a timer closes in any case.
+     */
+    private void closeAfterTerminate() {
+        if (channel instanceof DuplexChannel d && d.isActive()) {
+            d.shutdownOutput();
+            loop.schedule(() -> {
+                channel.close();
+            }, TERMINATE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            channel.close();
+        }
     }
 
     private void retireOldestRecv(Status status, Terminate t, boolean received) {
@@ -384,12 +404,14 @@ public final class QpEngine {
         l.execute(() -> {
             State s = state;
             state = State.ERROR;
+            flushAll();
             if ((s == State.RTS || s == State.CLOSING) && channel.isActive()) {
                 rxStopped = true;
                 tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
+                closeAfterTerminate();
+            } else {
+                channel.close();
             }
-            flushAll();
-            channel.close();
         });
     }
 

@@ -35,6 +35,7 @@ final class Transmitter {
     private final ByteBuf ulpdu;
     private final DdpSegmenter seg = new DdpSegmenter();
     private ByteBuf batch;
+    private boolean unflushed;
     private SqEntry cur;
     private ReadJob curRead;
     private boolean readStarted;
@@ -64,6 +65,7 @@ final class Transmitter {
             if (batch != null && batch.readableBytes() >= BATCH_BYTES) {
                 ch.write(batch);
                 batch = null;
+                unflushed = true;
             }
         }
         flushNow();
@@ -74,7 +76,11 @@ final class Transmitter {
         if (batch != null) {
             ByteBuf b = batch;
             batch = null;
-            ch.writeAndFlush(b);
+            ch.write(b);
+        }
+        if (unflushed) {
+            unflushed = false;
+            ch.flush();
         }
     }
 
@@ -86,6 +92,7 @@ final class Transmitter {
     }
 
     private ByteBuf out() {
+        unflushed = true;
         if (batch == null) {
             batch = ch.alloc().ioBuffer(BATCH_BYTES + mulpdu + 64);
         }
