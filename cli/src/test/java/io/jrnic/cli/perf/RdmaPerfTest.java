@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -55,8 +54,6 @@ class RdmaPerfTest {
     }
 
     @Test
-    @Disabled("rnic-soft (h/engine 848e326) cannot listen with MPA revision 1: SoftCm sets p2p(true) for every responder, "
-            + "which MpaOptions rejects for revision 1 (\"peer-to-peer mode needs revision 2\")")
     void mpaRevisionOne() throws Exception {
         PerfConfig c = tiny(List.of(64), 20, 4).withWire(true, false, 0, 1);
         assertAllPassed(PerfRunner.local(c, "soft", 0, null), 6, 20);
@@ -70,8 +67,6 @@ class RdmaPerfTest {
     }
 
     @Test
-    @Disabled("rnic-soft (h/engine 848e326) stalls once more than Netty's 1 MiB write-buffer high-water mark is queued: "
-            + "the transmitter does not resume when the channel becomes writable again (64 x 64 KiB RDMA WRITEs stop after 16)")
     void bandwidthWithMoreThanOneMebibyteOutstanding() throws Exception {
         PerfConfig c = tiny(List.of(65536), 200, 64).withKinds(EnumSet.of(Kind.BW));
         assertAllPassed(PerfRunner.local(c, "soft", 0, null), 3, 200);
