@@ -207,21 +207,32 @@ class OperationsTest {
     }
 
     @Test
-    void lostStreamIsAnLlpErrorAndFlushesOutstandingReads() throws Exception {
+    void resetStreamIsAnLlpErrorOnBothSidesAndFlushesReceives() throws Exception {
         try (SoftPair p = new SoftPair()) {
-            int size = 8 << 20;
-            MemoryRegion src = p.b.pd.register(new byte[size], Access.LOCAL_WRITE, Access.REMOTE_READ);
-            MemoryRegion sink = p.a.pd.register(new byte[size], Access.LOCAL_WRITE);
+            MemoryRegion r = p.b.pd.register(new byte[16], Access.LOCAL_WRITE);
+            p.b.qp.postRecv(RecvWr.of(3, r.sge()));
+            p.a.cm.close(); // aborts every connection of A's connection manager: RST
+            SoftPair.eventually(() -> p.a.qp.state() == QpState.ERROR && p.b.qp.state() == QpState.ERROR);
+            p.a.awaitEvent(AsyncEventType.QP_LLP_ERROR);
+            p.b.awaitEvent(AsyncEventType.QP_LLP_ERROR);
+            Completion c = p.b.awaitOne();
+            assertEquals(3, c.id());
+            assertEquals(CompletionStatus.WR_FLUSH_ERROR, c.status());
+        }
+    }
+
+    @Test
+    void abortedPeerIsATerminateAndFlushesOutstandingReceives() throws Exception {
+        try (SoftPair p = new SoftPair()) {
             MemoryRegion r = p.a.pd.register(new byte[16], Access.LOCAL_WRITE);
             p.a.qp.postRecv(RecvWr.of(9, r.sge()));
-            p.b.qp.toError(); // B aborts: Terminate, close; A's work flushes
+            p.b.qp.toError(); // B aborts: Terminate (RDMAP local catastrophic), close; A's work flushes
             SoftPair.eventually(() -> p.a.qp.state() == QpState.ERROR);
-            p.a.awaitEvent(AsyncEventType.QP_TERMINATE_RECEIVED);
+            assertEquals(new io.jrnic.verbs.TerminateInfo(0, 0, 0x00, true),
+                    p.a.awaitEvent(AsyncEventType.QP_TERMINATE_RECEIVED).terminate());
             Completion c = p.a.awaitOne();
             assertEquals(9, c.id());
             assertEquals(CompletionStatus.WR_FLUSH_ERROR, c.status());
-            assertEquals(0, src.length() - size);
-            assertEquals(size, sink.length());
         }
     }
 }

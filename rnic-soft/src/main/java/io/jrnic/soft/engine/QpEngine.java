@@ -63,6 +63,8 @@ public final class QpEngine {
     /** Initiator: RTR (or the first-FPDU delay) still pending. */
     boolean rtrPending;
     boolean rxStopped;
+    /** The stream was reset or aborted: its close is an LLP error, not an orderly close. */
+    boolean llpFailed;
     /** Initiator: the zero-length READ RTR's response is still due. */
     boolean rtrReadPending;
     private Runnable firstFpduCallback;
@@ -197,6 +199,7 @@ public final class QpEngine {
         this.rtrPending = p.initiator() && (p.rtr() != io.jrnic.mpa.RtrType.NONE || p.firstFpduDelayMillis() > 0);
         this.firstFpduCallback = onFirstFpdu;
         this.rxStopped = false;
+        this.llpFailed = false;
         this.rtrReadPending = false;
         this.closeRequested = false;
         this.untagged = new UntaggedReceiver(1, rqDepth);
@@ -369,7 +372,7 @@ public final class QpEngine {
                 flushAll();
             }
             case RTS, CLOSING -> {
-                boolean clean = sq.isEmpty() && sqIncoming.isEmpty();
+                boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
                 if (clean) {
                     if (state == State.RTS) {
                         state = State.CLOSING;
@@ -428,6 +431,21 @@ public final class QpEngine {
                 tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
                 closeAfterTerminate();
             } else {
+                channel.close();
+            }
+        });
+    }
+
+    /** Abortive close (connection manager abort): RST instead of FIN, reported as an LLP error. */
+    public void abortStream() {
+        EventLoop l = loop;
+        if (l == null) {
+            return;
+        }
+        l.execute(() -> {
+            if (channel.isActive()) {
+                llpFailed = true;
+                channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
                 channel.close();
             }
         });

@@ -99,6 +99,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        qp.llpFailed = true; // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
         ctx.close();
     }
 
