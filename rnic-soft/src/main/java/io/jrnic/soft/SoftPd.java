@@ -46,7 +46,23 @@ final class SoftPd implements PdSpi {
 
     @Override
     public MwSpi allocateMw(MemoryWindow.Type type, int key) {
-        throw new UnsupportedOperationException("the soft RNIC has no memory windows (maxMw 0)");
+        SoftRegion w = device.table().allocate(SoftRegion.Kind.WINDOW, id, key);
+        return new MwSpi() {
+            @Override
+            public int stag() {
+                return w.stag();
+            }
+
+            @Override
+            public boolean isBound() {
+                return w.valid();
+            }
+
+            @Override
+            public void close() {
+                w.close();
+            }
+        };
     }
 
     @Override
