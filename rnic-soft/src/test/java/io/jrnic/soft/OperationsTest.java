@@ -235,4 +235,46 @@ class OperationsTest {
             assertEquals(CompletionStatus.WR_FLUSH_ERROR, c.status());
         }
     }
+
+    @Test
+    void completionQueueOverflowIsALocalCatastrophicTerminate() throws Exception {
+        try (SoftPair.Side a = new SoftPair.Side("A"); SoftPair.Side b = new SoftPair.Side("B")) {
+            var tinyCq = a.dev.createCq(2, "tiny");
+            var qp = a.pd.createQp(io.jrnic.verbs.QpInit.rc(tinyCq).maxSendWr(16).maxRecvWr(4));
+            var l = b.cm.listen(new java.net.InetSocketAddress("127.0.0.1", 0),
+                    io.jrnic.verbs.ConnectOptions.defaults());
+            l.onConnectRequest(r -> r.accept(b.qp, io.jrnic.verbs.AcceptOptions.defaults()));
+            a.cm.connect(l.localAddress(), qp, io.jrnic.verbs.ConnectOptions.defaults()
+                    .peerToPeer(io.jrnic.verbs.RtrType.WRITE)).get(10, TimeUnit.SECONDS);
+            MemoryRegion d = b.pd.register(new byte[64], Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion s = a.pd.register(new byte[64], Access.LOCAL_WRITE);
+            for (int i = 0; i < 4; i++) {
+                qp.postSend(SendWr.rdmaWrite().id(i).local(s.sge(0, 8)).remote(d.advertise(), 0).signaled());
+            }
+            SoftPair.eventually(() -> qp.state() == QpState.ERROR && b.qp.state() == QpState.ERROR);
+            assertTrue(tinyCq.isOverflowed());
+            assertEquals(new io.jrnic.verbs.TerminateInfo(0, 0, 0x00, true),
+                    b.awaitEvent(AsyncEventType.QP_TERMINATE_RECEIVED).terminate());
+        }
+    }
+
+    @Test
+    void throughputOfLargeWritesIsReported() throws Exception {
+        try (SoftPair p = new SoftPair()) {
+            int size = 1 << 20;
+            int count = 64;
+            MemoryRegion s = p.a.pd.register(new byte[size], Access.LOCAL_WRITE);
+            MemoryRegion d = p.b.pd.register(new byte[size], Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            List<SendWr> wrs = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                wrs.add(SendWr.rdmaWrite().id(i).local(s.sge()).remote(d.advertise(), 0).signaled(i == count - 1));
+            }
+            long t0 = System.nanoTime();
+            p.a.qp.postSend(wrs);
+            assertEquals(CompletionStatus.SUCCESS, p.a.awaitOne().status());
+            long ns = System.nanoTime() - t0;
+            System.out.printf("soft RNIC: %d x 1 MiB RDMA Write over loopback in %.1f ms = %.0f MiB/s (%s)%n", count,
+                    ns / 1e6, count * 1e9 / ns, p.a.dev.attributes().vendor());
+        }
+    }
 }
