@@ -461,7 +461,9 @@ public final class QpEngine {
         drainSends();
         SqEntry e;
         while ((e = sq.poll()) != null) {
-            listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
+            // a WR that already failed locally keeps its status; everything else is flushed
+            boolean failed = e.done && e.status != Status.SUCCESS;
+            listener.sendRetired(e, failed ? e.status : Status.WR_FLUSH_ERROR, 0, null, false);
         }
         while ((e = sqIncoming.poll()) != null) {
             listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
