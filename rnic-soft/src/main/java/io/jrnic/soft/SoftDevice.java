@@ -21,8 +21,8 @@ final class SoftDevice implements DeviceSpi {
         this.transport = new SoftTransport(threads, epoll);
         this.attributes = DeviceAttributes.builder()
                 .vendor("jrnic soft RNIC " + name + " (" + transport.transportName() + ")")
-                .maxMw(1024).maxSrq(0).maxSrqWr(0)
-                .capability(DeviceCapability.SHARED_RECEIVE_QUEUE, false)
+                .maxMw(1024)
+                .capability(DeviceCapability.SHARED_RECEIVE_QUEUE, true)
                 .capability(DeviceCapability.FAST_REGISTRATION, true)
                 .capability(DeviceCapability.ATOMICS, true)
                 .capability(DeviceCapability.IMMEDIATE_DATA, true)

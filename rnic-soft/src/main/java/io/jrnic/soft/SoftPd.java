@@ -67,15 +67,12 @@ final class SoftPd implements PdSpi {
 
     @Override
     public QpSpi createQp(QpSpec spec, QpUpcalls upcalls) {
-        if (spec.srq() != null) {
-            throw new UnsupportedOperationException("the soft RNIC has no SRQ (maxSrq 0)");
-        }
         return new SoftQp(this, spec, upcalls);
     }
 
     @Override
     public SrqSpi createSrq(int maxWr, int maxSge, SrqUpcalls upcalls) {
-        throw new UnsupportedOperationException("the soft RNIC has no SRQ (maxSrq 0)");
+        return new SoftSrq(device.table());
     }
 
     @Override

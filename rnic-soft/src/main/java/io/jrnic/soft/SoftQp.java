@@ -43,7 +43,8 @@ final class SoftQp implements QpSpi, QpListener {
     SoftQp(SoftPd pd, QpSpec spec, QpUpcalls up) {
         this.pd = pd;
         this.up = up;
-        this.engine = new QpEngine(pd.device.table(), pd.id, spec.maxSendWr(), spec.maxRecvWr(), this);
+        this.engine = new QpEngine(pd.device.table(), pd.id, spec.maxSendWr(), spec.maxRecvWr(),
+                spec.srq() == null ? null : ((SoftSrq) spec.srq()).queue, this);
     }
 
     QpEngine engine() {

@@ -26,6 +26,8 @@ public final class QpEngine {
 
     /** How long the stream may stay half-open after a Terminate was sent. */
     static final long TERMINATE_CLOSE_MILLIS = 2_000;
+    /** Receives an SRQ QP holds at most (taken when their message starts; untagged messages never interleave). */
+    static final int SRQ_WINDOW = 4;
 
     final MemoryTable table;
     final long pdId;
@@ -70,11 +72,21 @@ public final class QpEngine {
     private Runnable firstFpduCallback;
     private boolean closeRequested;
 
+    /** Receives shared with other QPs (SRQ), or null: taken one message at a time, when a message starts. */
+    private final java.util.Queue<RqEntry> srq;
+
     public QpEngine(MemoryTable table, long pdId, int sqDepth, int rqDepth, QpListener listener) {
+        this(table, pdId, sqDepth, rqDepth, null, listener);
+    }
+
+    /** A QP whose receives come from {@code srq} (FIFO, shared, thread-safe). */
+    public QpEngine(MemoryTable table, long pdId, int sqDepth, int rqDepth, java.util.Queue<RqEntry> srq,
+            QpListener listener) {
         this.table = table;
         this.pdId = pdId;
+        this.srq = srq;
         this.sqDepth = Math.max(1, sqDepth);
-        this.rqDepth = Math.max(1, rqDepth);
+        this.rqDepth = srq != null ? SRQ_WINDOW : Math.max(1, rqDepth);
         this.listener = listener;
         this.untagged = new UntaggedReceiver(1, this.rqDepth);
         this.rqRing = new RqEntry[this.rqDepth];
@@ -158,6 +170,26 @@ public final class QpEngine {
             if (e == null) {
                 return;
             }
+            rqRing[(int) (rqTail % rqDepth)] = e;
+            untagged.postBuffer(0, rqTail, e.sgl.total());
+            rqTail++;
+        }
+    }
+
+    /**
+     * SRQ: when message {@code msn} of QN 0 starts and no receive is held for it, takes the oldest
+     * receive of the SRQ (RFC 5041 section 5.3 consumption order is the SRQ's FIFO order).
+     */
+    void takeFromSrq(long msn) {
+        if (srq == null || rqTail - rqHead >= rqDepth) {
+            return;
+        }
+        long d = (msn - untagged.expectedMsn(0)) & 0xFFFF_FFFFL;
+        if (d != rqTail - rqHead) {
+            return;
+        }
+        RqEntry e = srq.poll();
+        if (e != null) {
             rqRing[(int) (rqTail % rqDepth)] = e;
             untagged.postBuffer(0, rqTail, e.sgl.total());
             rqTail++;
