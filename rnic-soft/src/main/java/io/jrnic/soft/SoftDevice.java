@@ -21,14 +21,16 @@ final class SoftDevice implements DeviceSpi {
         this.transport = new SoftTransport(threads, epoll);
         this.attributes = DeviceAttributes.builder()
                 .vendor("jrnic soft RNIC " + name + " (" + transport.transportName() + ")")
-                .maxMw(0).maxSrq(0).maxSrqWr(0)
-                .capability(DeviceCapability.SHARED_RECEIVE_QUEUE, false)
+                .maxMw(1024)
+                .capability(DeviceCapability.SHARED_RECEIVE_QUEUE, true)
                 .capability(DeviceCapability.FAST_REGISTRATION, true)
                 .capability(DeviceCapability.ATOMICS, true)
                 .capability(DeviceCapability.IMMEDIATE_DATA, true)
                 .capability(DeviceCapability.MARKERS, true)
+                .capability(DeviceCapability.MEMORY_WINDOW_TYPE_1, true)
+                .capability(DeviceCapability.MEMORY_WINDOW_TYPE_2, true)
                 .build();
-        this.table = new MemoryTable(attributes.maxMr() + 64);
+        this.table = new MemoryTable(attributes.maxMr() + attributes.maxMw() + 64);
     }
 
     @Override

@@ -46,20 +46,33 @@ final class SoftPd implements PdSpi {
 
     @Override
     public MwSpi allocateMw(MemoryWindow.Type type, int key) {
-        throw new UnsupportedOperationException("the soft RNIC has no memory windows (maxMw 0)");
+        SoftRegion w = device.table().allocate(SoftRegion.Kind.WINDOW, id, key);
+        return new MwSpi() {
+            @Override
+            public int stag() {
+                return w.stag();
+            }
+
+            @Override
+            public boolean isBound() {
+                return w.valid();
+            }
+
+            @Override
+            public void close() {
+                w.close();
+            }
+        };
     }
 
     @Override
     public QpSpi createQp(QpSpec spec, QpUpcalls upcalls) {
-        if (spec.srq() != null) {
-            throw new UnsupportedOperationException("the soft RNIC has no SRQ (maxSrq 0)");
-        }
         return new SoftQp(this, spec, upcalls);
     }
 
     @Override
     public SrqSpi createSrq(int maxWr, int maxSge, SrqUpcalls upcalls) {
-        throw new UnsupportedOperationException("the soft RNIC has no SRQ (maxSrq 0)");
+        return new SoftSrq(device.table());
     }
 
     @Override

@@ -43,7 +43,8 @@ final class SoftQp implements QpSpi, QpListener {
     SoftQp(SoftPd pd, QpSpec spec, QpUpcalls up) {
         this.pd = pd;
         this.up = up;
-        this.engine = new QpEngine(pd.device.table(), pd.id, spec.maxSendWr(), spec.maxRecvWr(), this);
+        this.engine = new QpEngine(pd.device.table(), pd.id, spec.maxSendWr(), spec.maxRecvWr(),
+                spec.srq() == null ? null : ((SoftSrq) spec.srq()).queue, this);
     }
 
     QpEngine engine() {
@@ -91,6 +92,12 @@ final class SoftQp implements QpSpi, QpListener {
         switch (wr.opcode()) {
             case REG_MR -> e.localAction = () -> fastRegister(wr);
             case LOCAL_INVALIDATE -> e.localAction = () -> localInvalidate(wr.invalidateStag());
+            case BIND_MW -> {
+                SoftRegion parent = e.sgl.count() == 1 ? e.sgl.region(0) : null;
+                int off = e.sgl.count() == 1 ? e.sgl.offset(0) : 0;
+                long len = e.sgl.total();
+                e.localAction = () -> bind(wr, parent, off, len);
+            }
             default -> {
             }
         }
@@ -118,6 +125,21 @@ final class SoftQp implements QpSpi, QpListener {
         r.map(m.view(), 0, m.length(), wr.isFastRegZeroBased() ? 0 : wr.fastRegBase(), wr.fastRegAccess(),
                 wr.fastRegKey(), null);
         ((SoftMr) r.attachment).memory = m;
+    }
+
+    /**
+     * BIND_MW (RFC 5040 section 2 memory windows): the window names [off, off+len) of a region with
+     * MW_BIND in this PD, with the window's remote rights and new key; its TOs are the region's.
+     */
+    private void bind(SendWr wr, SoftRegion parent, int off, long len) {
+        SoftRegion w = pd.device.table().lookup(wr.bindWindow().stag());
+        if (w == null || w.kind() != SoftRegion.Kind.WINDOW || parent == null || !parent.valid()
+                || parent.pdId() != pd.id || w.pdId() != pd.id
+                || !io.jrnic.soft.mem.AccessFlags.has(parent.access(), io.jrnic.soft.mem.AccessFlags.MW_BIND)) {
+            throw new LocalOperationException(Status.MW_BIND_ERROR, "window, region or rights do not allow the bind");
+        }
+        w.map(parent.memory(), parent.memoryOffset() + off, len, parent.baseTaggedOffset() + off, wr.bindAccess(),
+                wr.bindKey(), parent);
     }
 
     /** LOCAL_INVALIDATE: the STag of this PD stops working. */

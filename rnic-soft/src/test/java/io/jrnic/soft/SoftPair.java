@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * each, connected over real loopback TCP through the connection manager.
  */
 final class SoftPair implements AutoCloseable {
-    static final int DEPTH = 512;
+    static final int DEPTH = 1024;
 
     final Side a;
     final Side b;
@@ -49,7 +49,7 @@ final class SoftPair implements AutoCloseable {
             pd = dev.allocatePd();
             cq = dev.createCq(4 * DEPTH, name);
             cm = dev.connectionManager();
-            qp = pd.createQp(QpInit.rc(cq).maxSendWr(DEPTH).maxRecvWr(DEPTH).context(name));
+            qp = pd.createQp(QpInit.rc(cq).maxSendWr(DEPTH).maxRecvWr(DEPTH).maxInline(64).context(name));
         }
 
         /** Polls until {@code n} completions arrived (bounded by the test's timeout). */

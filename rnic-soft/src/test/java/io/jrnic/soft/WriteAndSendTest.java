@@ -2,6 +2,7 @@ package io.jrnic.soft;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.verbs.Access;
 import io.jrnic.verbs.Completion;
@@ -48,6 +49,35 @@ class WriteAndSendTest {
             assertArrayEquals(src, dst);
             assertEquals(QpState.RTS, p.a.qp.state());
             assertEquals(QpState.RTS, p.b.qp.state());
+        }
+    }
+
+    @Test
+    void nioTransportWorksLikeEpoll() throws Exception {
+        String old = System.getProperty("jrnic.soft.epoll");
+        System.setProperty("jrnic.soft.epoll", "false");
+        try (SoftPair p = new SoftPair()) {
+            assertTrue(p.a.dev.attributes().vendor().contains("(nio)"), p.a.dev.attributes().vendor());
+            byte[] src = new byte[3 << 20];
+            new Random(3).nextBytes(src);
+            byte[] dst = new byte[src.length];
+            MemoryRegion s = p.a.pd.register(src, Access.LOCAL_WRITE);
+            MemoryRegion d = p.b.pd.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
+            byte[] back = new byte[src.length];
+            MemoryRegion bk = p.a.pd.register(back, Access.LOCAL_WRITE);
+            p.a.qp.postSend(SendWr.rdmaWrite().id(1).local(s.sge()).remote(d.advertise(), 0).signaled(),
+                    SendWr.rdmaRead().id(2).local(bk.sge()).remote(d.advertise(), 0).signaled());
+            for (Completion c : p.a.await(2)) {
+                assertEquals(CompletionStatus.SUCCESS, c.status(), c.toString());
+            }
+            assertArrayEquals(src, dst);
+            assertArrayEquals(src, back);
+        } finally {
+            if (old == null) {
+                System.clearProperty("jrnic.soft.epoll");
+            } else {
+                System.setProperty("jrnic.soft.epoll", old);
+            }
         }
     }
 }

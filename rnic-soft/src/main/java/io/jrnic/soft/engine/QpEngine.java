@@ -26,6 +26,8 @@ public final class QpEngine {
 
     /** How long the stream may stay half-open after a Terminate was sent. */
     static final long TERMINATE_CLOSE_MILLIS = 2_000;
+    /** Receives an SRQ QP holds at most (taken when their message starts; untagged messages never interleave). */
+    static final int SRQ_WINDOW = 4;
 
     final MemoryTable table;
     final long pdId;
@@ -63,16 +65,28 @@ public final class QpEngine {
     /** Initiator: RTR (or the first-FPDU delay) still pending. */
     boolean rtrPending;
     boolean rxStopped;
+    /** The stream was reset or aborted: its close is an LLP error, not an orderly close. */
+    boolean llpFailed;
     /** Initiator: the zero-length READ RTR's response is still due. */
     boolean rtrReadPending;
     private Runnable firstFpduCallback;
     private boolean closeRequested;
 
+    /** Receives shared with other QPs (SRQ), or null: taken one message at a time, when a message starts. */
+    private final java.util.Queue<RqEntry> srq;
+
     public QpEngine(MemoryTable table, long pdId, int sqDepth, int rqDepth, QpListener listener) {
+        this(table, pdId, sqDepth, rqDepth, null, listener);
+    }
+
+    /** A QP whose receives come from {@code srq} (FIFO, shared, thread-safe). */
+    public QpEngine(MemoryTable table, long pdId, int sqDepth, int rqDepth, java.util.Queue<RqEntry> srq,
+            QpListener listener) {
         this.table = table;
         this.pdId = pdId;
+        this.srq = srq;
         this.sqDepth = Math.max(1, sqDepth);
-        this.rqDepth = Math.max(1, rqDepth);
+        this.rqDepth = srq != null ? SRQ_WINDOW : Math.max(1, rqDepth);
         this.listener = listener;
         this.untagged = new UntaggedReceiver(1, this.rqDepth);
         this.rqRing = new RqEntry[this.rqDepth];
@@ -162,6 +176,26 @@ public final class QpEngine {
         }
     }
 
+    /**
+     * SRQ: when message {@code msn} of QN 0 starts and no receive is held for it, takes the oldest
+     * receive of the SRQ (RFC 5041 section 5.3 consumption order is the SRQ's FIFO order).
+     */
+    void takeFromSrq(long msn) {
+        if (srq == null || rqTail - rqHead >= rqDepth) {
+            return;
+        }
+        long d = (msn - untagged.expectedMsn(0)) & 0xFFFF_FFFFL;
+        if (d != rqTail - rqHead) {
+            return;
+        }
+        RqEntry e = srq.poll();
+        if (e != null) {
+            rqRing[(int) (rqTail % rqDepth)] = e;
+            untagged.postBuffer(0, rqTail, e.sgl.total());
+            rqTail++;
+        }
+    }
+
     RqEntry rqEntry(long seq) {
         return rqRing[(int) (seq % rqDepth)];
     }
@@ -197,6 +231,7 @@ public final class QpEngine {
         this.rtrPending = p.initiator() && (p.rtr() != io.jrnic.mpa.RtrType.NONE || p.firstFpduDelayMillis() > 0);
         this.firstFpduCallback = onFirstFpdu;
         this.rxStopped = false;
+        this.llpFailed = false;
         this.rtrReadPending = false;
         this.closeRequested = false;
         this.untagged = new UntaggedReceiver(1, rqDepth);
@@ -369,7 +404,7 @@ public final class QpEngine {
                 flushAll();
             }
             case RTS, CLOSING -> {
-                boolean clean = sq.isEmpty() && sqIncoming.isEmpty();
+                boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
                 if (clean) {
                     if (state == State.RTS) {
                         state = State.CLOSING;
@@ -433,6 +468,21 @@ public final class QpEngine {
         });
     }
 
+    /** Abortive close (connection manager abort): RST instead of FIN, reported as an LLP error. */
+    public void abortStream() {
+        EventLoop l = loop;
+        if (l == null) {
+            return;
+        }
+        l.execute(() -> {
+            if (channel.isActive()) {
+                llpFailed = true;
+                channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
+                channel.close();
+            }
+        });
+    }
+
     /** Forgets the stream after RESET_TO_IDLE (queues are empty). */
     public void reset() {
         state = State.IDLE;
@@ -443,7 +493,9 @@ public final class QpEngine {
         drainSends();
         SqEntry e;
         while ((e = sq.poll()) != null) {
-            listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
+            // a WR that already failed locally keeps its status; everything else is flushed
+            boolean failed = e.done && e.status != Status.SUCCESS;
+            listener.sendRetired(e, failed ? e.status : Status.WR_FLUSH_ERROR, 0, null, false);
         }
         while ((e = sqIncoming.poll()) != null) {
             listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);

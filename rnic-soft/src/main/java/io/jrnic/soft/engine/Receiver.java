@@ -99,6 +99,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        qp.llpFailed = true; // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
         ctx.close();
     }
 
@@ -225,6 +226,9 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         qp.drainRecvs();
         int control = buf.getUnsignedShort(at);
         long msn = UntaggedHeader.msn(buf, at);
+        if (UntaggedHeader.messageOffset(buf, at) == 0) {
+            qp.takeFromSrq(msn);
+        }
         int header = UntaggedHeader.HEADER_LENGTH + op.extraHeaderLength();
         int payload = len - header;
         DdpError e = qp.untagged.accept(control, UntaggedHeader.queueNumber(buf, at), msn,

@@ -153,6 +153,10 @@ public final class SoftConnection {
 
     /** Abortive close: the stream closes now (the QP sees an LLP error if it was connected). */
     public void abort() {
+        if (params != null) {
+            qp.abortStream();
+            return;
+        }
         Channel ch = channel;
         if (ch != null) {
             ch.close();

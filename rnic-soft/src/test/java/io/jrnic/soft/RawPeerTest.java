@@ -1,0 +1,171 @@
+package io.jrnic.soft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.ddp.DdpControl;
+import io.jrnic.mpa.CrcCheck;
+import io.jrnic.mpa.CrcMode;
+import io.jrnic.mpa.FpduDecoder;
+import io.jrnic.mpa.FpduListener;
+import io.jrnic.mpa.LlpError;
+import io.jrnic.mpa.MpaInitiator;
+import io.jrnic.mpa.MpaOptions;
+import io.jrnic.mpa.MpaParameters;
+import io.jrnic.mpa.Outcome;
+import io.jrnic.rdmap.RdmapControl;
+import io.jrnic.rdmap.RdmapOpcode;
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.rdmap.TerminateDecoder;
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.AsyncEventType;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.TerminateInfo;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A hand-driven peer on a plain socket sends malformed FPDUs to a soft responder, and reads the
+ * exact Terminate that comes back (RFC 5040 section 4.8 layout, RFC 5044 section 8 LLP errors).
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RawPeerTest {
+
+    /** Connects as an MPA initiator with CRC, sends {@code ulpdu} (optionally corrupted), returns the Terminate read back. */
+    private static Terminate exchange(ByteBuf ulpdu, boolean corruptCrc, TerminateInfo expected) throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
+            l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
+            Terminate t;
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                s.setSoTimeout(10_000);
+                OutputStream out = s.getOutputStream();
+                InputStream in = s.getInputStream();
+                MpaInitiator init = new MpaInitiator(MpaOptions.builder().crc(CrcMode.WANTED).build());
+                write(out, init.request());
+                ByteBuf acc = Unpooled.buffer();
+                Outcome o;
+                do {
+                    int c = in.read();
+                    assertTrue(c >= 0, "Reply cut short");
+                    acc.writeByte(c);
+                    o = init.feed(acc);
+                } while (o.status() == Outcome.Status.NEED_MORE);
+                acc.release();
+                assertEquals(Outcome.Status.DONE, o.status(), String.valueOf(o));
+                MpaParameters p = o.parameters();
+                assertTrue(p.crc());
+                ByteBuf fpdu = Unpooled.buffer();
+                p.newEncoder().encode(ulpdu, fpdu);
+                ulpdu.release();
+                if (corruptCrc) {
+                    int last = fpdu.writerIndex() - 1;
+                    fpdu.setByte(last, fpdu.getByte(last) ^ 0x01);
+                }
+                write(out, fpdu);
+                Terminate[] got = new Terminate[1];
+                FpduDecoder dec = p.newDecoder(new FpduListener() {
+                    @Override
+                    public void onFpdu(ByteBuf u, long pos, CrcCheck crc) {
+                        got[0] = TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(),
+                                TerminateDecoder.Mode.STRICT);
+                    }
+
+                    @Override
+                    public void onError(LlpError error, long pos, String detail) {
+                        throw new AssertionError(detail);
+                    }
+                });
+                byte[] chunk = new byte[256];
+                while (got[0] == null) {
+                    int n = in.read(chunk);
+                    assertTrue(n > 0, "stream closed before a Terminate");
+                    ByteBuf c = Unpooled.wrappedBuffer(chunk, 0, n);
+                    dec.feed(c);
+                }
+                t = got[0];
+            }
+            assertEquals(expected.layer(), t.layer());
+            assertEquals(expected.errorType(), t.errorType());
+            assertEquals(expected.errorCode(), t.errorCode());
+            assertEquals(expected, b.awaitEvent(AsyncEventType.QP_TERMINATE_SENT).terminate());
+            SoftPair.eventually(() -> b.qp.state() == QpState.ERROR);
+            return t;
+        }
+    }
+
+    private static void write(OutputStream out, ByteBuf b) throws Exception {
+        byte[] a = new byte[b.readableBytes()];
+        b.readBytes(a);
+        b.release();
+        out.write(a);
+        out.flush();
+    }
+
+    private static ByteBuf ulpdu(int control, Consumer<ByteBuf> rest) {
+        ByteBuf u = Unpooled.buffer();
+        u.writeShort(control);
+        rest.accept(u);
+        return u;
+    }
+
+    private static final Consumer<ByteBuf> TAGGED_ZERO = u -> u.writeInt(0x100).writeLong(0);
+
+    @Test
+    void badCrcIsLlpCrcErrorWithoutHeaders() throws Exception {
+        Terminate t = exchange(ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true), TAGGED_ZERO), true,
+                new TerminateInfo(2, 0, 0x02, false));
+        assertTrue(!t.d() && !t.r());
+    }
+
+    @Test
+    void undefinedOpcodeIsRdmapUnexpectedOpcodeWithTheDdpHeader() throws Exception {
+        int control = DdpControl.compose(true, true, (RdmapControl.RDMAP_VERSION << 6) | 0xC);
+        Terminate t = exchange(ulpdu(control, TAGGED_ZERO), false, new TerminateInfo(0, 2, 0x06, false));
+        assertTrue(t.d() && t.m());
+        assertEquals(14, t.ddpSegmentLength());
+        assertEquals(0xC, t.ddpHeader()[1] & 0x0F);
+    }
+
+    @Test
+    void wrongDdpVersionIsDdpTaggedInvalidVersion() throws Exception {
+        int control = DdpControl.compose(true, true, 2, RdmapControl.rsvdUlp(RdmapOpcode.RDMA_WRITE));
+        exchange(ulpdu(control, TAGGED_ZERO), false, new TerminateInfo(1, 1, 0x04, false));
+    }
+
+    @Test
+    void wrongRdmapVersionIsRdmapInvalidVersion() throws Exception {
+        int control = DdpControl.compose(true, true, (2 << 6) | RdmapOpcode.RDMA_WRITE.code());
+        exchange(ulpdu(control, TAGGED_ZERO), false, new TerminateInfo(0, 2, 0x05, false));
+    }
+
+    @Test
+    void untaggedQueueNumberFiveIsDdpInvalidQn() throws Exception {
+        exchange(ulpdu(RdmapControl.controlWord(RdmapOpcode.SEND, true), u -> u.writeInt(0).writeInt(5).writeInt(1)
+                .writeInt(0)), false, new TerminateInfo(1, 2, 0x01, false));
+    }
+
+    @Test
+    void readRequestOutOfSequenceIsDdpMsnRangeWithTheReadRequestAttached() throws Exception {
+        Terminate t = exchange(ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_REQUEST, true),
+                u -> u.writeInt(0).writeInt(1).writeInt(7).writeInt(0)
+                        .writeInt(0x500).writeLong(0).writeInt(16).writeInt(0x600).writeLong(0)), false,
+                new TerminateInfo(1, 2, 0x03, false));
+        assertTrue(t.d() && t.r());
+        assertEquals(46, t.ddpSegmentLength());
+        assertNotNull(t.rdmapHeader());
+        assertEquals(0x06, t.rdmapHeader()[18], "SrcSTag of the attached Read Request");
+    }
+}
