@@ -1,5 +1,7 @@
 package io.jrnic.mpa;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * The two 16-bit words that open the private data of an MPA revision 2 set-up frame with H
  * set (RFC 6581 section 5): IRD word then ORD word.
@@ -45,11 +47,11 @@ public record MpaV2Words(int ird, int ord, boolean p2p, boolean sendRtr, boolean
     }
 
     /** Reads both words at absolute {@code index}. */
-    public static MpaV2Words read(io.netty.buffer.ByteBuf buf, int index) {
+    public static MpaV2Words read(ByteBuf buf, int index) {
         return fromWords(buf.getUnsignedShort(index), buf.getUnsignedShort(index + 2));
     }
 
-    public void write(io.netty.buffer.ByteBuf out) {
+    public void write(ByteBuf out) {
         out.writeShort(irdWord()).writeShort(ordWord());
     }
 

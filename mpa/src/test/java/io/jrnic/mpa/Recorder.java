@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Test listener: records each FPDU (as a hex-free copy) and each error. */
+/** Test listener: records a copy of each ULPDU and each error. */
 final class Recorder implements FpduListener {
     record Fpdu(byte[] ulpdu, long offset, CrcCheck crc) {
     }
