@@ -1,6 +1,9 @@
 package io.jrnic.fuzz;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -27,8 +30,19 @@ final class FpduModel {
     long tailStart;
     int fpdus;
 
+    /** An FPDU event: the bytes in hex, or their SHA-256 when long (fast enough for 64 KiB ULPDUs). */
     static String fpdu(long lengthPos, String check, byte[] ulpdu) {
-        return "FPDU@" + lengthPos + " " + check + " len=" + ulpdu.length + " " + HEX.formatHex(ulpdu);
+        String bytes;
+        if (ulpdu.length <= 64) {
+            bytes = HEX.formatHex(ulpdu);
+        } else {
+            try {
+                bytes = "sha256:" + HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(ulpdu));
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return "FPDU@" + lengthPos + " " + check + " len=" + ulpdu.length + " " + bytes;
     }
 
     static String error(String error, long pos) {
@@ -39,13 +53,14 @@ final class FpduModel {
         int i = 0;
         while (i < s.length) {
             long fpduStart = start + i;
-            List<Integer> content = new ArrayList<>(); // indices into s of content octets
+            int[] content = new int[16]; // indices into s of content octets
+            int have = 0;
             List<long[]> markerList = new ArrayList<>(); // {position, fpduptr}
             int c = i;
             int need = 2;
             boolean whole = true;
             int trailingMarkerAt = -1;
-            while (content.size() < need) {
+            while (have < need) {
                 if (markers && (start + c) % 512 == 0) {
                     if (c + 4 > s.length) {
                         whole = false;
@@ -60,17 +75,18 @@ final class FpduModel {
                     whole = false;
                     break;
                 }
-                content.add(c++);
-                if (content.size() == 2) {
-                    int u = (s[content.get(0)] & 0xFF) << 8 | (s[content.get(1)] & 0xFF);
+                content[have++] = c++;
+                if (have == 2) {
+                    int u = (s[content[0]] & 0xFF) << 8 | (s[content[1]] & 0xFF);
                     need = 2 + u + (-(2 + u) & 3) + 4;
+                    content = Arrays.copyOf(content, need);
                 }
             }
             if (!whole) {
                 break;
             }
-            int u = (s[content.get(0)] & 0xFF) << 8 | (s[content.get(1)] & 0xFF);
-            long lengthPos = start + content.get(0);
+            int u = (s[content[0]] & 0xFF) << 8 | (s[content[1]] & 0xFF);
+            long lengthPos = start + content[0];
             boolean bad = false;
             for (long[] m : markerList) {
                 long expected = m[0] == fpduStart ? 0 : m[0] - lengthPos;
@@ -85,7 +101,7 @@ final class FpduModel {
             }
             String check = "OFF";
             if (crc) {
-                int crcAt = content.get(content.size() - 4);
+                int crcAt = content[need - 4];
                 boolean lead = !markerList.isEmpty() && markerList.get(0)[0] == fpduStart;
                 // a marker just before the CRC field: the last marker, ending where the CRC starts
                 boolean trailing = trailingMarkerAt >= 0 && trailingMarkerAt + 4 == crcAt && trailingMarkerAt != i;
@@ -110,7 +126,7 @@ final class FpduModel {
             }
             byte[] ulpdu = new byte[u];
             for (int k = 0; k < u; k++) {
-                ulpdu[k] = s[content.get(2 + k)];
+                ulpdu[k] = s[content[2 + k]];
             }
             events.add(fpdu(lengthPos, check, ulpdu));
             fpdus++;

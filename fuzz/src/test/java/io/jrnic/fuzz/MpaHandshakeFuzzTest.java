@@ -278,7 +278,9 @@ class MpaHandshakeFuzzTest {
                 }
                 consumed += buf.readerIndex() - before;
                 left = buf.readableBytes();
-                releaseIfSet(o, h);
+                if (o.toSend() != null) {
+                    fail("feed produced bytes to send: " + o);
+                }
                 if (o.status() == Outcome.Status.NEED_MORE) {
                     assertFalse(buf.isReadable(), "NEED_MORE but bytes left unconsumed");
                 } else {
@@ -289,12 +291,6 @@ class MpaHandshakeFuzzTest {
             }
         }
         return new Fed(o, consumed, left);
-    }
-
-    private static void releaseIfSet(Outcome o, MpaHandshaker h) {
-        if (o.toSend() != null) {
-            fail("feed produced bytes to send: " + o);
-        }
     }
 
     record Reference(MpaSetupFrame frame, MpaException error) {
