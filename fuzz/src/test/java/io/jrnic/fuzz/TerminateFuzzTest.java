@@ -22,12 +22,6 @@ import java.util.Arrays;
 /** Terminate messages (RFC 5040 section 4.8): TerminateDecoder in both modes, encode/decode. */
 class TerminateFuzzTest {
     /**
-     * Set (-Djrnic.fuzz.avoidKnownBugs=true) only to fuzz past finding F1 of
-     * spec-notes/fuzzing.md (offset + length overflowing int): keeps offset + length within int.
-     */
-    private static final boolean AVOID_KNOWN_BUGS = Boolean.getBoolean("jrnic.fuzz.avoidKnownBugs");
-
-    /**
      * Any bytes, both modes, both entry points. Input: control byte (bit 0 SIW_QUIRK, bit 1 from
      * the Terminate Control word instead of the DDP header, bits 2..4 offset in the buffer, bit 5
      * a fuzzer-chosen length argument instead of the true one), the length argument (u32, only
@@ -47,9 +41,6 @@ class TerminateFuzzTest {
         int lengthArg = (int) in.u32();
         byte[] bytes = in.rest();
         int length = ownLength ? lengthArg : bytes.length;
-        if (AVOID_KNOWN_BUGS && (long) offset + length > Integer.MAX_VALUE) {
-            length = Integer.MAX_VALUE - offset;
-        }
 
         byte[] all = new byte[offset + bytes.length];
         System.arraycopy(bytes, 0, all, offset, bytes.length);

@@ -35,7 +35,7 @@ public final class TerminateDecoder {
      * @throws MalformedTerminateException when the bytes are not such a Terminate
      */
     public static Terminate decode(ByteBuf buf, int offset, int ulpduLength, Mode mode) {
-        if (ulpduLength < Terminate.FIXED_LENGTH || offset < 0 || offset + ulpduLength > buf.writerIndex()) {
+        if (ulpduLength < Terminate.FIXED_LENGTH || offset < 0 || offset > buf.writerIndex() || ulpduLength > buf.writerIndex() - offset) {
             throw new MalformedTerminateException("Terminate ULPDU of " + ulpduLength + " bytes, at least "
                     + Terminate.FIXED_LENGTH + " needed (or beyond the buffer)");
         }
@@ -62,7 +62,7 @@ public final class TerminateDecoder {
      * @throws MalformedTerminateException when the attachments do not fit the length
      */
     public static Terminate decodeTerminateHeader(ByteBuf buf, int offset, int length, Mode mode) {
-        if (length < TerminateHeader.CONTROL_LENGTH || offset < 0 || offset + length > buf.writerIndex()) {
+        if (length < TerminateHeader.CONTROL_LENGTH || offset < 0 || offset > buf.writerIndex() || length > buf.writerIndex() - offset) {
             throw new MalformedTerminateException("Terminate header of " + length + " bytes (or beyond the buffer)");
         }
         int b0 = buf.getUnsignedByte(offset);

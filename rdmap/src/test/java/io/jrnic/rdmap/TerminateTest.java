@@ -193,6 +193,24 @@ class TerminateTest {
         }
     }
 
+    /** Fuzz finding F1 (spec-notes/fuzzing.md): offset + length near Integer.MAX_VALUE must not wrap. */
+    @Test
+    void lengthsPastTheBufferAreRejectedWithoutIntOverflow() {
+        ByteBuf buf = Unpooled.wrappedBuffer(hex("0000000000000041470000000000000002000000010000000012010000"));
+        try {
+            for (TerminateDecoder.Mode m : TerminateDecoder.Mode.values()) {
+                assertThrows(MalformedTerminateException.class,
+                        () -> TerminateDecoder.decode(buf, 7, Integer.MAX_VALUE, m), "decode " + m);
+                assertThrows(MalformedTerminateException.class,
+                        () -> TerminateDecoder.decodeTerminateHeader(buf, 7, Integer.MAX_VALUE, m), "header " + m);
+                assertThrows(MalformedTerminateException.class,
+                        () -> TerminateDecoder.decodeTerminateHeader(buf, buf.writerIndex() + 1, 4, m), "offset " + m);
+            }
+        } finally {
+            buf.release();
+        }
+    }
+
     @Test
     void recordRejectsInconsistentAttachments() {
         assertThrows(IllegalArgumentException.class, () -> new Terminate(16, 0, 0, false, 0, null, null));
