@@ -144,12 +144,13 @@ public final class SoftTransport implements AutoCloseable {
             alreadyRead.release();
             throw new IllegalArgumentException("cannot take over " + socket + ": " + e, e);
         }
+        ch.config().setAutoRead(false); // nothing read before the MPA handler is in place (run turns it on)
         StreamHandOver h = new StreamHandOver(ch, config, initiator, returnChannelOnFailure, qp, events,
                 report -> ch.deregister().addListener(f -> ForeignSocket.restoreBlocking(socket, wasBlocking,
                         ch.eventLoop(), report)));
         nioGroup().register(ch).addListener(f -> {
             if (f.isSuccess()) {
-                h.run(alreadyRead); // on the loop, before channelActive starts reading
+                h.run(alreadyRead); // on the loop: the listener may run after channelActive
             } else {
                 alreadyRead.release();
                 ch.unsafe().closeForcibly();
