@@ -35,10 +35,9 @@ final class LineReader {
         }
     }
 
-    /** Reads exactly {@code n} more bytes after what is buffered, appended to the leftover. */
-    void readExactly(int n) throws IOException {
-        int target = buf.position() + n;
-        while (buf.position() < target) {
+    /** Reads until at least {@code total} bytes are buffered (a read may bring more: they stay buffered). */
+    void readUntil(int total) throws IOException {
+        while (buf.position() < total) {
             if (ch.read(buf) < 0) {
                 throw new EOFException("peer closed in streaming mode");
             }
