@@ -162,6 +162,8 @@ public final class PerfCommand implements Callable<Integer> {
                 + ", CRC " + (c.crc() ? "on" : "off") + ", markers " + (c.markers() ? "on" : "off")
                 + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
                 + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, one write per message,"
-                + " measured once per size and reused across operations; every RDMA test verifies the bytes it moved.";
+                + " measured once per size and reused across operations; warm-up: every RDMA test and every TCP baseline"
+                + " first runs a quarter of its iterations (same size and window, discarded); every RDMA test verifies"
+                + " the bytes it moved.";
     }
 }

@@ -24,6 +24,8 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     public static final int READ_DEPTH = 16;
     /** The SEND that follows the last RDMA WRITE of a bandwidth test (RFC 5040 section 5.5: delivered after the Writes are placed). */
     static final int FENCE_SIZE = 16;
+    /** Warm-up runs take 1/this of a test's iterations. */
+    static final int WARM_UP_DIVISOR = 4;
 
     public PerfConfig {
         ops = Set.copyOf(ops);
@@ -114,6 +116,11 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
             return DEFAULT_LAT_ITERS;
         }
         return size >= 4096 ? Math.max(100, DEFAULT_BW_ITERS * DEFAULT_BW_SIZE / size) : DEFAULT_RATE_ITERS;
+    }
+
+    /** The discarded warm-up run before {@code c} (RDMA and TCP alike): a quarter of its iterations, at least 1. */
+    public static PerfCase warmUp(PerfCase c) {
+        return new PerfCase(c.op(), c.kind(), c.size(), Math.max(1, c.iterations() / WARM_UP_DIVISOR));
     }
 
     /** Receive slots the server posts for SEND bandwidth (also the client's initial credit). */

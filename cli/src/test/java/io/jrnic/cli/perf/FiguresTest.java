@@ -98,4 +98,11 @@ class FiguresTest {
                 new PerfCase(Op.READ, Kind.LAT, 1, 7), new PerfCase(Op.READ, Kind.LAT, 4096, 7)), custom);
         assertThrows(IllegalArgumentException.class, () -> PerfConfig.defaults().withSizes(java.util.List.of(0)));
     }
+
+    @Test
+    void warmUpRunsAQuarterOfTheSameTestAndAtLeastOneIteration() {
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 1000), PerfConfig.warmUp(new PerfCase(Op.WRITE, Kind.BW, 65536, 4000)));
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 500), PerfConfig.warmUp(new PerfCase(Op.SEND, Kind.LAT, 64, 2000)));
+        assertEquals(new PerfCase(Op.READ, Kind.BW, 1, 1), PerfConfig.warmUp(new PerfCase(Op.READ, Kind.BW, 1, 3)));
+    }
 }
