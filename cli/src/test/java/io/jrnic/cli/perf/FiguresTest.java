@@ -90,7 +90,7 @@ class FiguresTest {
         var plan = PerfConfig.defaults().plan();
         assertEquals(9, plan.size());
         assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 4000), plan.get(0));
-        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 20000), plan.get(1));
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 100000), plan.get(1));
         assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 2000), plan.get(8));
         var custom = PerfConfig.defaults().withSizes(java.util.List.of(1, 4096)).withIterations(7)
                 .withOps(java.util.EnumSet.of(Op.READ)).plan();
