@@ -55,7 +55,7 @@ public final class PerfCommand implements Callable<Integer> {
     List<Integer> sizes;
 
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "0",
-            description = "iterations per test (default: bw ~256 MB or 20000 messages, lat 2000)")
+            description = "iterations per test (default: bw ~256 MB or 100000 messages, lat 2000)")
     long iterations;
 
     @Option(names = "--window", paramLabel = "N", defaultValue = "64", description = "outstanding work requests in bw tests (READ: at most 16)")
@@ -162,6 +162,8 @@ public final class PerfCommand implements Callable<Integer> {
                 + ", CRC " + (c.crc() ? "on" : "off") + ", markers " + (c.markers() ? "on" : "off")
                 + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
                 + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, one write per message,"
-                + " measured once per size and reused across operations; every RDMA test verifies the bytes it moved.";
+                + " measured once per size and reused across operations; warm-up: every RDMA test and every TCP baseline"
+                + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
+                + " (at most 8 rounds); every RDMA test verifies the bytes it moved.";
     }
 }

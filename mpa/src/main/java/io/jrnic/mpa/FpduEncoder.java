@@ -89,8 +89,21 @@ public final class FpduEncoder {
      * @throws IllegalArgumentException ULPDU over {@link #maxUlpduLength()}
      */
     public void encode(ByteBuf header, ByteBuf payload, ByteBuf out) {
+        encode(header, payload, payload == null ? 0 : payload.readerIndex(), payload == null ? 0 : payload.readableBytes(),
+                out);
+    }
+
+    /**
+     * Writes one FPDU whose ULPDU is the readable bytes of {@code header} followed by {@code payloadLength}
+     * bytes of {@code payload} at absolute index {@code payloadIndex} (e.g. straight from registered memory:
+     * the payload is copied once, into {@code out}, and the CRC is computed over {@code out}); source indices
+     * unchanged, no allocation.
+     *
+     * @throws IllegalArgumentException ULPDU over {@link #maxUlpduLength()}
+     */
+    public void encode(ByteBuf header, ByteBuf payload, int payloadIndex, int payloadLength, ByteBuf out) {
         int hl = header.readableBytes();
-        int pl = payload == null ? 0 : payload.readableBytes();
+        int pl = payload == null ? 0 : payloadLength;
         int u = hl + pl;
         if (u > Markers.MAX_ULPDU_LENGTH
                 || (markers && Markers.maxFpduPtr(streamPosition, u) > Markers.MAX_FPDUPTR)) {
@@ -104,7 +117,7 @@ public final class FpduEncoder {
             out.writeShort(u);
             out.writeBytes(header, header.readerIndex(), hl);
             if (pl > 0) {
-                out.writeBytes(payload, payload.readerIndex(), pl);
+                out.writeBytes(payload, payloadIndex, pl);
             }
             out.writeZero(pad);
         } else {
@@ -119,7 +132,7 @@ public final class FpduEncoder {
             pos += 2;
             copy(header, header.readerIndex(), hl);
             if (pl > 0) {
-                copy(payload, payload.readerIndex(), pl);
+                copy(payload, payloadIndex, pl);
             }
             out.writeZero(pad); // never crosses a marker: PAD ends 4-aligned
             pos += pad;

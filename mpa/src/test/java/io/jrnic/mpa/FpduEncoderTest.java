@@ -106,6 +106,14 @@ class FpduEncoderTest {
                 new FpduEncoder(true, markers, 508).encode(whole, a);
                 new FpduEncoder(true, markers, 508).encode(whole.slice(0, 18), whole.slice(18, 1482), b);
                 assertEquals(a, b);
+                // payload named by absolute index in a larger buffer (registered memory): same bytes, indices kept
+                ByteBuf memory = Unpooled.buffer(2000).writeZero(100).writeBytes(whole, 18, 1482).writeZero(100);
+                ByteBuf c = Unpooled.buffer();
+                new FpduEncoder(true, markers, 508).encode(whole.slice(0, 18), memory, 100, 1482, c);
+                assertEquals(a, c);
+                assertEquals(0, memory.readerIndex());
+                c.release();
+                memory.release();
             } finally {
                 a.release();
                 b.release();

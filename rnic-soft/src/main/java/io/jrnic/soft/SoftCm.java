@@ -1,6 +1,7 @@
 package io.jrnic.soft;
 
 import io.jrnic.mpa.CrcMode;
+import io.jrnic.mpa.MpaFailure;
 import io.jrnic.mpa.MpaOptions;
 import io.jrnic.mpa.MpaParameters;
 import io.jrnic.mpa.MpaSetupFrame;
@@ -9,6 +10,7 @@ import io.jrnic.soft.engine.StreamParams;
 import io.jrnic.soft.mpa.CmFailure;
 import io.jrnic.soft.mpa.ConnectionEvents;
 import io.jrnic.soft.mpa.MpaConfig;
+import io.jrnic.soft.net.HandOverEvents;
 import io.jrnic.soft.net.PendingRequest;
 import io.jrnic.soft.net.SoftConnection;
 import io.jrnic.soft.net.SoftListener;
@@ -16,14 +18,19 @@ import io.jrnic.verbs.AcceptOptions;
 import io.jrnic.verbs.CmEventType;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.ConnectionParams;
+import io.jrnic.verbs.HandOverOptions;
+import io.jrnic.verbs.MpaSetupException;
 import io.jrnic.verbs.RtrType;
 import io.jrnic.verbs.spi.CmSpi;
 import io.jrnic.verbs.spi.ConnectRequestSpi;
 import io.jrnic.verbs.spi.ConnectionSpi;
 import io.jrnic.verbs.spi.ConnectionUpcalls;
+import io.jrnic.verbs.spi.HandOverUpcalls;
 import io.jrnic.verbs.spi.ListenerSpi;
 import io.jrnic.verbs.spi.ListenerUpcalls;
 import io.jrnic.verbs.spi.QpSpi;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -77,6 +84,68 @@ final class SoftCm implements CmSpi {
                 events(up));
         connections.add(c);
         return connectionSpi(c);
+    }
+
+    /** Stream hand-over (RDMA mode transition): a java.nio SocketChannel or a Netty Channel. */
+    @Override
+    public ConnectionSpi handOver(Object stream, ByteBuf alreadyRead, QpSpi qp, HandOverOptions options,
+                                  HandOverUpcalls up) {
+        ConnectOptions o = options.connectOptions();
+        MpaConfig cfg = config(o, options.isInitiator());
+        cfg = cfg.withMpa(cfg.mpa().toBuilder().strictTiming(options.strictTiming()).build());
+        HandOverEvents ev = handOverEvents(up, o);
+        SoftConnection c;
+        if (stream instanceof java.nio.channels.SocketChannel s) {
+            c = device.transport().handOver(s, alreadyRead, cfg, options.isInitiator(),
+                    options.returnChannelOnFailure(), ((SoftQp) qp).engine(), ev);
+        } else if (stream instanceof Channel ch) {
+            c = device.transport().handOver(ch, alreadyRead, cfg, options.isInitiator(),
+                    options.returnChannelOnFailure(), ((SoftQp) qp).engine(), ev);
+        } else {
+            alreadyRead.release();
+            throw new IllegalArgumentException("rnic-soft takes over a java.nio SocketChannel or a Netty Channel, not "
+                    + (stream == null ? "null" : stream.getClass().getName()));
+        }
+        connections.add(c);
+        return connectionSpi(c);
+    }
+
+    private HandOverEvents handOverEvents(HandOverUpcalls up, ConnectOptions o) {
+        ConnectionEvents base = events(up);
+        return new HandOverEvents() {
+            @Override
+            public void request(PendingRequest r) {
+                up.connectRequest(new Request(r, o));
+            }
+
+            @Override
+            public void established(StreamParams params, MpaParameters negotiated) {
+                base.established(params, negotiated);
+            }
+
+            @Override
+            public void rejected(byte[] peerPrivateData) {
+                base.rejected(peerPrivateData);
+            }
+
+            @Override
+            public void failed(CmFailure failure, String detail) {
+                failed(failure, null, false, detail);
+            }
+
+            @Override
+            public void failed(CmFailure failure, MpaFailure mpa, boolean channelReturned, String detail) {
+                String reason = mpa != null ? mpa.reason().name() : failure == CmFailure.TIMEOUT ? "TIMEOUT" : "LOCAL";
+                int llp = mpa != null && mpa.llpError() != null ? mpa.llpError().errorCode() : -1;
+                up.failed(CmEventType.valueOf(failure.name()), new MpaSetupException(reason, llp, channelReturned,
+                        detail));
+            }
+
+            @Override
+            public void disconnected() {
+                base.disconnected();
+            }
+        };
     }
 
     private ConnectionSpi connectionSpi(SoftConnection c) {
@@ -207,7 +276,9 @@ final class SoftCm implements CmSpi {
             int ird = options.ird() < 0 ? listenerOptions.ird() : options.ird();
             int ord = options.ord() < 0 ? listenerOptions.ord() : options.ord();
             SoftConnection c = req.accept(((SoftQp) qp).engine(), options.privateData(), ird, ord, events(up));
-            connections.add(c);
+            if (!connections.contains(c)) {
+                connections.add(c);
+            }
             return connectionSpi(c);
         }
 

@@ -1,21 +1,71 @@
 package io.jrnic.cli.perf;
 
 import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionChannel;
 import io.jrnic.verbs.CompletionOpcode;
 import io.jrnic.verbs.CompletionQueue;
+import io.jrnic.verbs.RdmaDevice;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Completion-queue and memory polling helpers shared by both roles. */
 final class Cq {
     private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
 
+    /** Longest single block on the completion channel: waits for the control channel are checked this often. */
+    static final long BLOCK_MILLIS = 1;
+
     private final CompletionQueue cq;
+    private final CompletionChannel channel;
+    private final Deadline.Blocker blocker;
     final Completion[] batch = Completion.array(64);
 
     Cq(CompletionQueue cq) {
         this.cq = cq;
+        this.channel = cq.channel();
+        this.blocker = channel == null ? null : this::block;
+    }
+
+    /** A CQ of {@code capacity} notifying a channel of its own (closed with the CQ by {@link #closeCq}). */
+    static CompletionQueue create(RdmaDevice device, int capacity, Object context) {
+        CompletionChannel ch = device.createCompletionChannel();
+        try {
+            return device.createCq(capacity, ch, context);
+        } catch (RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Closes a CQ made by {@link #create} and its channel. */
+    static void closeCq(CompletionQueue cq) {
+        CompletionChannel ch = cq.channel();
+        cq.close();
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    /**
+     * Nothing polled: spin, yield, then block on the completion channel (woken by the next completion, at
+     * most {@link #BLOCK_MILLIS}) rather than sleeping a fixed time. Only for waits a completion ends.
+     */
+    void idle(Deadline d, String waitingFor) throws TimeoutException {
+        d.idle(waitingFor, blocker);
+    }
+
+    private void block() {
+        cq.requestNotify(false);
+        if (cq.size() > 0) {
+            return; // arrived before the arming: poll it now (the notification fired later is harmless)
+        }
+        try {
+            channel.await(BLOCK_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Polls a batch (never blocks); throws {@link WorkFailed} on the first completion in error. */

@@ -4,8 +4,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A wall-clock cap plus a polite wait strategy: spin briefly, then yield, then park 20 us, so that
- * two busy-polling sides and the engine's threads can share two cores.
+ * A wall-clock cap plus a polite wait strategy: spin briefly, then yield, then park 20 us (or block on a
+ * completion channel, see {@link Cq#idle}), so that two busy-polling sides and the engine's threads can
+ * share two cores.
  */
 public final class Deadline {
     private final long end;
@@ -45,8 +46,21 @@ public final class Deadline {
         idle = 0;
     }
 
+    /** How a waiter blocks once spinning and yielding found nothing (instead of a 20 us park). */
+    public interface Blocker {
+        void block();
+    }
+
     /** Called when a poll found nothing: backs off, and throws once the deadline passed. */
     public void idle(String waitingFor) throws TimeoutException {
+        idle(waitingFor, null);
+    }
+
+    /**
+     * As {@link #idle(String)}, but past the spin and yield phases blocks with {@code blocker} (e.g. on a
+     * completion channel, woken by the completion itself) when not null, else parks 20 us.
+     */
+    public void idle(String waitingFor, Blocker blocker) throws TimeoutException {
         int n = ++idle;
         if (n == 1) {
             lastProgress = System.nanoTime();   // the idle streak starts now
@@ -65,7 +79,11 @@ public final class Deadline {
                     throw new TimeoutException("no progress for " + stallNanos / 1_000_000_000L + " s waiting for " + waitingFor);
                 }
             }
-            LockSupport.parkNanos(20_000);
+            if (blocker != null) {
+                blocker.block();
+            } else {
+                LockSupport.parkNanos(20_000);
+            }
         }
     }
 }

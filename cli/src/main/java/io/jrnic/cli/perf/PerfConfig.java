@@ -15,7 +15,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
     public static final int DEFAULT_SMALL_SIZE = 64;
     public static final long DEFAULT_BW_ITERS = 4000;
-    public static final long DEFAULT_RATE_ITERS = 20000;
+    public static final long DEFAULT_RATE_ITERS = 100000;
     public static final long DEFAULT_LAT_ITERS = 2000;
     public static final int MAX_SIZE = 16 << 20;
     /** Receive slots posted for SEND bandwidth are capped at this many bytes in total. */
@@ -24,6 +24,12 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     public static final int READ_DEPTH = 16;
     /** The SEND that follows the last RDMA WRITE of a bandwidth test (RFC 5040 section 5.5: delivered after the Writes are placed). */
     static final int FENCE_SIZE = 16;
+    /** Warm-up runs take 1/this of a test's iterations. */
+    static final int WARM_UP_DIVISOR = 4;
+    /** Warm-up rounds repeat until they took this long (the JIT needs about a second of a loop)... */
+    static final long WARM_UP_NANOS = 1_000_000_000L;
+    /** ...or this many rounds ran. */
+    static final int WARM_UP_MAX_ROUNDS = 8;
 
     public PerfConfig {
         ops = Set.copyOf(ops);
@@ -108,12 +114,17 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         return out;
     }
 
-    /** Default count: bandwidth rows move about 256 MB (4000 x 64 KiB) or 20000 messages; latency 2000 round trips. */
+    /** Default count: bandwidth rows move about 256 MB (4000 x 64 KiB) or 100000 messages; latency 2000 round trips. */
     static long defaultIterations(Kind k, int size) {
         if (k == Kind.LAT) {
             return DEFAULT_LAT_ITERS;
         }
         return size >= 4096 ? Math.max(100, DEFAULT_BW_ITERS * DEFAULT_BW_SIZE / size) : DEFAULT_RATE_ITERS;
+    }
+
+    /** The discarded warm-up run before {@code c} (RDMA and TCP alike): a quarter of its iterations, at least 1. */
+    public static PerfCase warmUp(PerfCase c) {
+        return new PerfCase(c.op(), c.kind(), c.size(), Math.max(1, c.iterations() / WARM_UP_DIVISOR));
     }
 
     /** Receive slots the server posts for SEND bandwidth (also the client's initial credit). */

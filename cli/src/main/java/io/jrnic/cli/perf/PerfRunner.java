@@ -11,7 +11,11 @@ import java.util.Map;
 /**
  * Runs a plan: each RDMA test through {@link RdmaPerf}, next to its raw-TCP baseline through
  * {@link TcpPerf} against the same server. The baseline of a (kind, size, iterations) is measured once,
- * just before the first RDMA row that needs it, and shown next to each operation's row.
+ * just before the first RDMA row that needs it, and shown next to each operation's row. Warm-up: every
+ * RDMA test and every TCP baseline first runs {@link PerfConfig#warmUp} (a quarter of its iterations,
+ * same size, same window, own connection; figures discarded, failures reported), repeated until it took
+ * {@link PerfConfig#WARM_UP_NANOS} (at most {@link PerfConfig#WARM_UP_MAX_ROUNDS} rounds), so that the
+ * measured runs of both sides start with compiled code and warm allocators.
  */
 public final class PerfRunner {
     private PerfRunner() {
@@ -32,6 +36,14 @@ public final class PerfRunner {
         Map<String, Object> tcp = new HashMap<>();
         try (RdmaPerf rp = new RdmaPerf(cfg, provider, rdma, baseline)) {
             for (PerfCase c : cfg.plan()) {
+                PerfCase w = PerfConfig.warmUp(c);
+                say(progress, "warming up " + c.name() + " " + c.size() + " B x " + w.iterations());
+                String warmFailure = null;
+                long w0 = System.nanoTime();
+                for (int round = 0; warmFailure == null && round < PerfConfig.WARM_UP_MAX_ROUNDS
+                        && (round == 0 || System.nanoTime() - w0 < PerfConfig.WARM_UP_NANOS); round++) {
+                    warmFailure = rp.run(w).failure();
+                }
                 say(progress, "running " + c.name() + " " + c.size() + " B x " + c.iterations());
                 RdmaPerf.Outcome o = rp.run(c);
                 Object base = null;
@@ -42,6 +54,12 @@ public final class PerfRunner {
                     if (base == null) {
                         say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations());
                         try {
+                            say(progress, "warming up tcp " + c.kind().label() + " " + c.size() + " B x " + w.iterations());
+                            long t0 = System.nanoTime();
+                            for (int round = 0; round < PerfConfig.WARM_UP_MAX_ROUNDS
+                                    && (round == 0 || System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS); round++) {
+                                baseline(w, baseline, cfg.maxNanos());
+                            }
                             base = baseline(c, baseline, cfg.maxNanos());
                             tcp.put(key, base);
                         } catch (IOException | RuntimeException e) {
@@ -49,7 +67,8 @@ public final class PerfRunner {
                         }
                     }
                 }
-                String failure = o.failure() != null ? o.failure() : tcpFailure;
+                String failure = o.failure() != null ? o.failure()
+                        : warmFailure != null ? "warm-up: " + warmFailure : tcpFailure;
                 out.add(c.kind() == Kind.BW
                         ? Result.bw(c, o.bw(), (BwFigure) base, failure, o.note())
                         : Result.lat(c, o.lat(), base instanceof TcpLat l ? (c.op() == Op.READ ? l.whole() : l.half()) : null,

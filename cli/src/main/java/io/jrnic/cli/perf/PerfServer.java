@@ -242,7 +242,7 @@ public final class PerfServer implements AutoCloseable {
             }
             int slotSize = test.op() == Op.SEND ? size : PerfConfig.FENCE_SIZE;
             slotBytes = new byte[Math.max(1, slotCount * slotSize)];
-            cq = device.createCq(4 * 512 + 64, "perf-server");
+            cq = Cq.create(device, 4 * 512 + 64, "perf-server");
             target = pd.register(targetBytes, Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
             slots = pd.register(slotBytes, Access.LOCAL_WRITE);
         }
@@ -314,7 +314,7 @@ public final class PerfServer implements AutoCloseable {
             if (qp != null) {
                 qp.close();
             }
-            cq.close();
+            Cq.closeCq(cq);
             target.close();
             slots.close();
         }

@@ -156,7 +156,7 @@ public final class RdmaPerf implements AutoCloseable {
             srcBytes = new byte[Math.max(size, PerfConfig.FENCE_SIZE)];
             Pattern.fill(srcBytes, 0, size);
             landingBytes = new byte[size];
-            cq = device.createCq(4 * 512 + 64, "perf-client");
+            cq = Cq.create(device, 4 * 512 + 64, "perf-client");
             src = pd.register(srcBytes, Access.LOCAL_WRITE);
             landing = pd.register(landingBytes, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             qp = pd.createQp(QpInit.rc(cq).maxSendWr(window + 2).maxRecvWr(2).context(test.name()));
@@ -185,7 +185,7 @@ public final class RdmaPerf implements AutoCloseable {
                 // best effort; closing the QP tears it down anyway
             }
             qp.close();
-            cq.close();
+            Cq.closeCq(cq);
             src.close();
             landing.close();
         }
@@ -257,8 +257,12 @@ public final class RdmaPerf implements AutoCloseable {
                     tLast = System.nanoTime();
                     hang.progress();
                 } else if (k == 0) {
-                    hang.idle(t.test.name() + ": completion " + done + " of " + posted
-                            + (posted >= t.credits ? " (waiting for SEND credits)" : ""));
+                    String what = t.test.name() + ": completion " + done + " of " + posted;
+                    if (posted < iters && posted >= t.credits) {
+                        hang.idle(what + " (waiting for SEND credits)"); // credits come by the control channel
+                    } else {
+                        cq.idle(hang, what);
+                    }
                 }
             }
             if (t.test.op() == Op.WRITE) {
@@ -282,7 +286,7 @@ public final class RdmaPerf implements AutoCloseable {
                         return;
                     }
                 }
-                hang.idle("a send completion");
+                cq.idle(hang, "a send completion");
             }
         }
 
@@ -360,7 +364,7 @@ public final class RdmaPerf implements AutoCloseable {
                         }
                     }
                     if (n == 0) {
-                        hang.idle("the reply to SEND " + i);
+                        cq.idle(hang, "the reply to SEND " + i);
                     } else {
                         hang.progress();
                     }

@@ -2,6 +2,7 @@ package io.jrnic.cli.perf;
 
 import io.jrnic.verbs.Completion;
 import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
@@ -48,7 +49,7 @@ final class ServerPart {
             if (t.endArrived() && t.endCount < 0) {
                 return "client failed before its fence SEND";
             }
-            d.idle("the fence SEND after the RDMA WRITEs");
+            cq.idle(d, "the fence SEND after the RDMA WRITEs");
         }
         t.servedIterations = -1;
         return Pattern.check("server buffer after RDMA WRITEs", t.targetBytes, 0, size);
@@ -62,11 +63,13 @@ final class ServerPart {
         long received = 0;
         int credit = 0;
         int creditEvery = Math.max(1, slots / 2);
+        RecvWr[] repost = new RecvWr[cq.batch.length];
         while (received < (t.endCount != null ? Math.min(iters, clientCount(t.endCount)) : iters)) {
             if (t.endCount != null && t.endCount < 0) {
                 return "server: the client failed after " + received + " SENDs arrived";
             }
             int n = cq.poll();
+            int k = 0;
             for (int i = 0; i < n; i++) {
                 Completion c = cq.batch[i];
                 if (!Cq.isRecv(c)) {
@@ -77,9 +80,17 @@ final class ServerPart {
                 }
                 received++;
                 if (posted < iters) {
-                    t.qp.postRecv(t.recvs[(int) c.id()]);
+                    repost[k++] = t.recvs[(int) c.id()];
                     posted++;
                     credit++;
+                }
+            }
+            if (k > 0) {
+                // one post (one engine wake-up) per polled batch
+                if (k == 1) {
+                    t.qp.postRecv(repost[0]);
+                } else {
+                    t.qp.postRecv(java.util.Arrays.copyOf(repost, k));
                 }
             }
             if (credit >= creditEvery || (credit > 0 && posted == iters)) {
@@ -90,7 +101,7 @@ final class ServerPart {
                 if (t.endCount == null) {
                     t.endArrived();
                 }
-                d.idle("SEND " + received + " of " + iters);
+                cq.idle(d, "SEND " + received + " of " + iters);
             } else {
                 d.progress();
             }
@@ -171,7 +182,7 @@ final class ServerPart {
                 if (t.endArrived() && (t.endCount < 0 || t.endCount <= i)) {
                     break;
                 }
-                d.idle("SEND " + i + " of the ping-pong");
+                cq.idle(d, "SEND " + i + " of the ping-pong");
             }
         }
         t.servedIterations = i;
@@ -196,7 +207,7 @@ final class ServerPart {
                 }
             }
             if (inFlight) {
-                d.idle("a send completion");
+                cq.idle(d, "a send completion");
             }
         }
         return false;

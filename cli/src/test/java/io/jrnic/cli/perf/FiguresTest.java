@@ -90,12 +90,19 @@ class FiguresTest {
         var plan = PerfConfig.defaults().plan();
         assertEquals(9, plan.size());
         assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 4000), plan.get(0));
-        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 20000), plan.get(1));
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 100000), plan.get(1));
         assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 2000), plan.get(8));
         var custom = PerfConfig.defaults().withSizes(java.util.List.of(1, 4096)).withIterations(7)
                 .withOps(java.util.EnumSet.of(Op.READ)).plan();
         assertEquals(java.util.List.of(new PerfCase(Op.READ, Kind.BW, 1, 7), new PerfCase(Op.READ, Kind.BW, 4096, 7),
                 new PerfCase(Op.READ, Kind.LAT, 1, 7), new PerfCase(Op.READ, Kind.LAT, 4096, 7)), custom);
         assertThrows(IllegalArgumentException.class, () -> PerfConfig.defaults().withSizes(java.util.List.of(0)));
+    }
+
+    @Test
+    void warmUpRunsAQuarterOfTheSameTestAndAtLeastOneIteration() {
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 1000), PerfConfig.warmUp(new PerfCase(Op.WRITE, Kind.BW, 65536, 4000)));
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 500), PerfConfig.warmUp(new PerfCase(Op.SEND, Kind.LAT, 64, 2000)));
+        assertEquals(new PerfCase(Op.READ, Kind.BW, 1, 1), PerfConfig.warmUp(new PerfCase(Op.READ, Kind.BW, 1, 3)));
     }
 }

@@ -5,6 +5,7 @@ import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.MemoryTable;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
@@ -28,6 +29,10 @@ public final class QpEngine {
     static final long TERMINATE_CLOSE_MILLIS = 2_000;
     /** Receives an SRQ QP holds at most (taken when their message starts; untagged messages never interleave). */
     static final int SRQ_WINDOW = 4;
+    /** Read buffer sizes in the data phase (adaptive between these). */
+    static final int RECV_MIN = 512;
+    static final int RECV_INITIAL = 64 * 1024;
+    static final int RECV_MAX = 256 * 1024;
 
     final MemoryTable table;
     final long pdId;
@@ -238,6 +243,9 @@ public final class QpEngine {
         for (long s = rqHead; s < rqTail; s++) {
             untagged.postBuffer(0, s, rqEntry(s).sgl.total());
         }
+        // data phase: reads of up to 256 KiB, so that most FPDUs (up to 64 KiB + 6) lie whole in one chunk and are
+        // decoded in place; an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
+        ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX));
         ChannelPipeline pl = ch.pipeline();
         pl.replace(afterHandler, "receiver", rx);
         state = State.RTS;

@@ -14,11 +14,13 @@ public final class Sgl {
     private int[] length = new int[1];
     private int count;
     private long total;
+    private SoftRegion found;
 
     public Sgl clear() {
         java.util.Arrays.fill(region, 0, count, null);
         count = 0;
         total = 0;
+        found = null;
         return this;
     }
 
@@ -60,6 +62,30 @@ public final class Sgl {
             }
         }
         return true;
+    }
+
+    /**
+     * The absolute index in its region's memory of message offset {@code from} when the {@code len} bytes
+     * there lie in one element (then {@link #foundMemory()} is that memory), else -1. For sending a segment
+     * straight from registered memory without gathering it first.
+     */
+    public int contiguousIndex(long from, int len) {
+        int i = 0;
+        long skip = from;
+        while (i < count && skip >= length[i]) {
+            skip -= length[i++];
+        }
+        if (i == count || skip + len > length[i]) {
+            found = null;
+            return -1;
+        }
+        found = region[i];
+        return found.memoryOffset() + offset[i] + (int) skip;
+    }
+
+    /** The memory of the element {@link #contiguousIndex} found last. */
+    public ByteBuf foundMemory() {
+        return found.memory();
     }
 
     /** Appends {@code len} bytes from message offset {@code from} to {@code out}. */

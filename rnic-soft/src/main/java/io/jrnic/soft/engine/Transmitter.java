@@ -179,8 +179,7 @@ final class Transmitter {
                 RdmapOpcode op = sendOpcode(e);
                 untaggedHeader(op, seg.last(), op.carriesInvalidateStag() ? e.invalidateStag : 0,
                         RdmapOpcode.QN_SEND, e.msn, seg.offset());
-                e.sgl.gather(seg.messageOffset(), seg.length(), ulpdu);
-                encode();
+                encodeFrom(e.sgl, seg.messageOffset(), seg.length());
                 if (seg.last()) {
                     finish(e, e.sgl.total());
                 }
@@ -193,8 +192,7 @@ final class Transmitter {
                 }
                 seg.next();
                 taggedHeader(RdmapOpcode.RDMA_WRITE, seg.last(), e.remoteStag, seg.offset());
-                e.sgl.gather(seg.messageOffset(), seg.length(), ulpdu);
-                encode();
+                encodeFrom(e.sgl, seg.messageOffset(), seg.length());
                 if (seg.last()) {
                     if (e.opcode == SqOpcode.RDMA_WRITE_WITH_IMMEDIATE) {
                         e.immediatePhase = true;
@@ -273,10 +271,11 @@ final class Transmitter {
         seg.next();
         taggedHeader(RdmapOpcode.RDMA_READ_RESPONSE, seg.last(), j.sinkStag, seg.offset());
         if (seg.length() > 0) {
-            ulpdu.writeBytes(j.source.memory(),
-                    j.source.memoryOffset() + (int) (j.sourceOffset + seg.messageOffset()), seg.length());
+            encoder.encode(ulpdu, j.source.memory(),
+                    j.source.memoryOffset() + (int) (j.sourceOffset + seg.messageOffset()), seg.length(), out());
+        } else {
+            encode();
         }
-        encode();
         if (seg.last()) {
             qp.inboundReads.poll();
             curRead = null;
@@ -331,5 +330,19 @@ final class Transmitter {
 
     private void encode() {
         encoder.encode(ulpdu, out());
+    }
+
+    /**
+     * Encodes the header in {@code ulpdu} plus {@code len} message bytes at {@code from}: straight from the
+     * registered memory when they lie in one SGE (one copy, into the batch), else gathered behind the header.
+     */
+    private void encodeFrom(Sgl sgl, long from, int len) {
+        int index = len == 0 ? -1 : sgl.contiguousIndex(from, len);
+        if (index >= 0) {
+            encoder.encode(ulpdu, sgl.foundMemory(), index, len, out());
+        } else {
+            sgl.gather(from, len, ulpdu);
+            encode();
+        }
     }
 }

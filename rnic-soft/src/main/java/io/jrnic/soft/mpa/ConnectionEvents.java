@@ -1,5 +1,6 @@
 package io.jrnic.soft.mpa;
 
+import io.jrnic.mpa.MpaFailure;
 import io.jrnic.mpa.MpaParameters;
 import io.jrnic.soft.engine.StreamParams;
 
@@ -12,6 +13,14 @@ public interface ConnectionEvents {
     void rejected(byte[] peerPrivateData);
 
     void failed(CmFailure failure, String detail);
+
+    /**
+     * As {@link #failed(CmFailure, String)}, with the negotiator's failure (null when none) and, for a
+     * stream hand-over, whether the stream was left open and handed back.
+     */
+    default void failed(CmFailure failure, MpaFailure mpa, boolean channelReturned, String detail) {
+        failed(failure, detail);
+    }
 
     /** An established connection's stream closed. */
     void disconnected();

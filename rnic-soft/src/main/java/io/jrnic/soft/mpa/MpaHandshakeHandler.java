@@ -14,6 +14,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -43,6 +44,11 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
 
         /** The set-up failed, or the stream closed before it finished. */
         void failed(CmFailure failure, String detail);
+
+        /** As {@link #failed(CmFailure, String)}, with the negotiator's failure when there is one (else null). */
+        default void failed(CmFailure failure, MpaFailure mpa, String detail) {
+            failed(failure, detail);
+        }
     }
 
     private final MpaHandshaker handshaker;
@@ -52,10 +58,71 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> timer;
     private boolean requestReceived;
     private boolean finished;
+    // Stream hand-over (RDMA mode transition): the stream is already up, set-up starts at start().
+    private boolean handOver;
+    private boolean started = true;
+    private boolean returnChannelOnFailure;
+    private boolean channelReturned;
+    private long consumed;
 
     public MpaHandshakeHandler(MpaHandshaker handshaker, Events events) {
         this.handshaker = handshaker;
         this.events = events;
+    }
+
+    /**
+     * Hand-over mode: the stream is already connected, so channelActive starts nothing; bytes read
+     * before {@link #start} are held, and fed after the bytes given to it. With
+     * {@code returnChannelOnFailure}, a failure that consumed no byte and sent no Reply (the timer)
+     * removes this handler and leaves the stream open ({@link #channelReturned()}).
+     */
+    public MpaHandshakeHandler handOver(boolean returnChannelOnFailure) {
+        this.handOver = true;
+        this.started = false;
+        this.returnChannelOnFailure = returnChannelOnFailure;
+        return this;
+    }
+
+    /**
+     * Hand-over, on the event loop once added: arms the timer, sends the Request (initiator), then
+     * feeds {@code alreadyRead} (released here) followed by the bytes held since the handler was added.
+     */
+    public void start(ByteBuf alreadyRead) {
+        if (started) {
+            alreadyRead.release();
+            throw new IllegalStateException("already started");
+        }
+        started = true;
+        armTimer();
+        if (handshaker instanceof MpaInitiator i) {
+            ctx.writeAndFlush(i.request());
+        }
+        ByteBuf held = cumulation;
+        cumulation = null;
+        try {
+            if (alreadyRead.isReadable() || held != null) {
+                cumulation = ctx.alloc().heapBuffer(Math.max(256, alreadyRead.readableBytes()
+                        + (held == null ? 0 : held.readableBytes())));
+                consumed += alreadyRead.readableBytes();
+                cumulation.writeBytes(alreadyRead);
+                if (held != null) {
+                    cumulation.writeBytes(held);
+                }
+            }
+        } finally {
+            alreadyRead.release();
+            if (held != null) {
+                held.release();
+            }
+        }
+        if (!finished && cumulation != null && cumulation.isReadable()) {
+            handle(handshaker.feed(cumulation));
+        }
+    }
+
+    /** Hand-over: true when a failure left the stream open and this handler removed itself. */
+    public boolean channelReturned() {
+        return channelReturned;
     }
 
     public boolean initiator() {
@@ -69,17 +136,34 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        timer = ctx.executor().schedule(() -> handle(handshaker.onTimeout()),
-                handshaker.timeout().toMillis(), TimeUnit.MILLISECONDS);
-        if (handshaker instanceof MpaInitiator i) {
-            ctx.writeAndFlush(i.request());
+        if (!handOver) {
+            armTimer();
+            if (handshaker instanceof MpaInitiator i) {
+                ctx.writeAndFlush(i.request());
+            }
         }
         ctx.fireChannelActive();
     }
 
+    private void armTimer() {
+        timer = ctx.executor().schedule(() -> handle(handshaker.onTimeout()),
+                handshaker.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf in = (ByteBuf) msg;
+        if (!(msg instanceof ByteBuf in)) {
+            // hand-over: a removed application handler forwarded a decoded message; it has no bytes to feed
+            ReferenceCountUtil.release(msg);
+            if (!finished) {
+                finished = true;
+                cancelTimer();
+                ctx.close();
+                events.failed(CmFailure.CONNECT_ERROR, null, "a decoded " + msg.getClass().getName()
+                        + " was still in the pipeline at hand-over: it has no bytes to give MPA");
+            }
+            return;
+        }
         try {
             if (finished) {
                 return;
@@ -87,11 +171,12 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
             if (cumulation == null) {
                 cumulation = ctx.alloc().heapBuffer(Math.max(256, in.readableBytes()));
             }
+            consumed += in.readableBytes();
             cumulation.writeBytes(in);
         } finally {
             in.release();
         }
-        if (!requestReceived) {
+        if (started && !requestReceived) {
             handle(handshaker.feed(cumulation));
         }
     }
@@ -117,6 +202,10 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void fail(Outcome o) {
+        fail(o, null);
+    }
+
+    private void fail(Outcome o, String overrideDetail) {
         if (finished) {
             release(o.toSend());
             return;
@@ -124,6 +213,14 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
         finished = true;
         cancelTimer();
         MpaFailure f = o.failure();
+        String detail = overrideDetail != null ? overrideDetail : f.detail();
+        if (returnChannelOnFailure && consumed == 0 && o.toSend() == null && !f.terminate()
+                && ctx.channel().isActive()) {
+            channelReturned = true;
+            ctx.pipeline().remove(this);
+            report(f, detail);
+            return;
+        }
         if (o.toSend() != null) {
             ctx.write(o.toSend());
         }
@@ -136,12 +233,16 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
             ctx.write(out);
         }
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        report(f, detail);
+    }
+
+    private void report(MpaFailure f, String detail) {
         switch (f.reason()) {
             case REJECTED_BY_PEER -> events.rejected(f.peerPrivateData());
             case REJECTED_LOCALLY -> {
             }
-            case TIMEOUT -> events.failed(CmFailure.TIMEOUT, f.detail());
-            default -> events.failed(CmFailure.CONNECT_ERROR, f.reason() + ": " + f.detail());
+            case TIMEOUT -> events.failed(CmFailure.TIMEOUT, f, detail);
+            default -> events.failed(CmFailure.CONNECT_ERROR, f, f.reason() + ": " + detail);
         }
     }
 
@@ -179,7 +280,7 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
         if (!finished) {
             finished = true;
             MpaFailure f = handshaker.onConnectionClosed().failure();
-            events.failed(CmFailure.CONNECT_ERROR, f == null ? "stream closed during MPA set-up" : f.detail());
+            events.failed(CmFailure.CONNECT_ERROR, f, f == null ? "stream closed during MPA set-up" : f.detail());
         }
         ctx.fireChannelInactive();
     }

@@ -28,10 +28,17 @@ public final class PendingRequest {
     private ScheduledFuture<?> timer;
 
     PendingRequest(Channel channel, MpaHandshakeHandler handler, MpaSetupFrame request, MpaConfig config) {
+        this(channel, handler, request, config, null);
+    }
+
+    /** Hand-over: the connection exists from the start and {@code accept} completes it. */
+    PendingRequest(Channel channel, MpaHandshakeHandler handler, MpaSetupFrame request, MpaConfig config,
+                   SoftConnection existing) {
         this.channel = channel;
         this.handler = handler;
         this.request = request;
         this.config = config;
+        this.connection = existing;
     }
 
     void startTimer() {
@@ -70,7 +77,8 @@ public final class PendingRequest {
         if (!answered.compareAndSet(false, true)) {
             throw new IllegalStateException("request already answered (or timed out)");
         }
-        SoftConnection conn = new SoftConnection(qp, events);
+        SoftConnection existing = connection;
+        SoftConnection conn = existing != null ? existing : new SoftConnection(qp, events);
         connection = conn;
         channel.eventLoop().execute(() -> {
             cancelTimer();
@@ -89,7 +97,9 @@ public final class PendingRequest {
             if (p == null) {
                 return; // the handler reported the failure (Terminate sent) through streamFailed
             }
-            conn.channel(channel);
+            if (existing == null) {
+                conn.channel(channel);
+            }
             ByteBuf leftover = handler.takeLeftover();
             conn.established(channel, p, false, config, leftover);
         });

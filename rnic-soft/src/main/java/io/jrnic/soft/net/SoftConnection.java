@@ -1,5 +1,6 @@
 package io.jrnic.soft.net;
 
+import io.jrnic.mpa.MpaFailure;
 import io.jrnic.mpa.MpaInitiator;
 import io.jrnic.mpa.MpaParameters;
 import io.jrnic.mpa.MpaSetupFrame;
@@ -92,6 +93,11 @@ public final class SoftConnection {
             public void failed(CmFailure failure, String detail) {
                 SoftConnection.this.failed(failure, detail);
             }
+
+            @Override
+            public void failed(CmFailure failure, MpaFailure mpa, String detail) {
+                SoftConnection.this.failed(failure, mpa, false, detail);
+            }
         });
     }
 
@@ -139,6 +145,19 @@ public final class SoftConnection {
     void failed(CmFailure f, String detail) {
         if (outcome.compareAndSet(false, true)) {
             events.failed(f, detail);
+        }
+    }
+
+    /** A set-up failure with the negotiator's reason (null when none) and, for a hand-over, the stream's fate. */
+    void failed(CmFailure f, MpaFailure mpa, boolean channelReturned, String detail) {
+        if (outcome.compareAndSet(false, true)) {
+            events.failed(f, mpa, channelReturned, detail);
+        }
+    }
+
+    void rejected(byte[] peerPrivateData) {
+        if (outcome.compareAndSet(false, true)) {
+            events.rejected(peerPrivateData);
         }
     }
 

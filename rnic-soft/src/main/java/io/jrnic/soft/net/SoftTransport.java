@@ -7,6 +7,8 @@ import io.jrnic.soft.mpa.MpaConfig;
 import io.jrnic.soft.mpa.MpaHandshakeHandler;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -38,6 +40,7 @@ public final class SoftTransport implements AutoCloseable {
     private final EventLoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
     private final Class<? extends ServerSocketChannel> serverClass;
+    private EventLoopGroup foreignGroup; // NIO loop for handed-over java.nio sockets on an epoll device
 
     public SoftTransport(int threads, boolean preferEpoll) {
         DefaultThreadFactory tf = new DefaultThreadFactory("jrnic-soft", true);
@@ -108,8 +111,74 @@ public final class SoftTransport implements AutoCloseable {
         return listener;
     }
 
+    /**
+     * Stream hand-over of a Netty channel (any transport, any event loop: it stays on its own loop, which
+     * must outlive the connection). {@code alreadyRead} (released here) is fed to MPA first. Run at once
+     * when called on the channel's event loop (e.g. from the handler that read the last streaming-mode
+     * message: the application's decoders then stop at once), else as a task on it.
+     */
+    public SoftConnection handOver(Channel ch, ByteBuf alreadyRead, MpaConfig config, boolean initiator,
+                                   boolean returnChannelOnFailure, QpEngine qp, HandOverEvents events) {
+        StreamHandOver h = new StreamHandOver(ch, config, initiator, returnChannelOnFailure, qp, events, null);
+        if (ch.eventLoop().inEventLoop()) {
+            h.run(alreadyRead);
+        } else {
+            ch.eventLoop().execute(() -> h.run(alreadyRead));
+        }
+        return h.connection();
+    }
+
+    /**
+     * Stream hand-over of a connected {@code java.nio} socket: wrapped in a Netty NIO channel (which owns
+     * it from now on) on this device's loops (NIO), or on a NIO loop of its own (epoll devices). Handed
+     * back on failure: deregistered from the loop and its blocking mode restored.
+     */
+    public SoftConnection handOver(java.nio.channels.SocketChannel socket, ByteBuf alreadyRead, MpaConfig config,
+                                   boolean initiator, boolean returnChannelOnFailure, QpEngine qp,
+                                   HandOverEvents events) {
+        boolean wasBlocking = socket.isBlocking();
+        NioSocketChannel ch;
+        try {
+            ch = new NioSocketChannel(socket);
+        } catch (RuntimeException e) {
+            alreadyRead.release();
+            throw new IllegalArgumentException("cannot take over " + socket + ": " + e, e);
+        }
+        ch.config().setAutoRead(false); // nothing read before the MPA handler is in place (run turns it on)
+        StreamHandOver h = new StreamHandOver(ch, config, initiator, returnChannelOnFailure, qp, events,
+                report -> ch.deregister().addListener(f -> ForeignSocket.restoreBlocking(socket, wasBlocking,
+                        ch.eventLoop(), report)));
+        nioGroup().register(ch).addListener(f -> {
+            if (f.isSuccess()) {
+                h.run(alreadyRead); // on the loop: the listener may run after channelActive
+            } else {
+                alreadyRead.release();
+                ch.unsafe().closeForcibly();
+                h.connection().failed(CmFailure.CONNECT_ERROR, null, false, "cannot register: " + f.cause());
+            }
+        });
+        return h.connection();
+    }
+
+    private synchronized EventLoopGroup nioGroup() {
+        if (channelClass == NioSocketChannel.class) {
+            return group;
+        }
+        if (foreignGroup == null) {
+            foreignGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("jrnic-soft-nio", true));
+        }
+        return foreignGroup;
+    }
+
     @Override
     public void close() {
+        EventLoopGroup f;
+        synchronized (this) {
+            f = foreignGroup;
+        }
+        if (f != null) {
+            f.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
