@@ -76,7 +76,9 @@ INSTALLED_HDR=$(dpkg-query -W -f='${Version}' "$HDR_PKG")
 [ "$INSTALLED_HDR" = "$KVER_IMG" ] || die "$HDR_PKG installed at $INSTALLED_HDR, image is $KVER_IMG (apt-get install $HDR_PKG)"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/jrnic-siw-build.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+TMPOUT=$CACHE/.tmp-$KEY
+trap 'rm -rf "$WORK" "$TMPOUT"' EXIT
+trap 'exit 130' INT TERM HUP
 mkdir -p "$CACHE"
 
 # --- 3. siw.ko, stock and "params" variant -----------------------------------------------
@@ -166,6 +168,9 @@ for f in "$STAGE"/usr/lib/x86_64-linux-gnu/libibverbs/libsiw-*.so; do TOOLS+=("$
 [ ${#TOOLS[@]} -gt 10 ] || die "userspace tools not found in the extracted packages"
 for f in "${TOOLS[@]}"; do copy_from_stage "$f"; done
 copy_from_stage etc/libibverbs.d/siw.driver
+# dlopened, so no NEEDED entry names it: glibc loads libgcc_s for thread exit/cancellation
+TOOLS+=("$(stage_resolve lib/x86_64-linux-gnu/libgcc_s.so.1)")
+copy_from_stage lib/x86_64-linux-gnu/libgcc_s.so.1
 copy_from_stage lib64/ld-linux-x86-64.so.2
 LIBDIRS="lib/x86_64-linux-gnu usr/lib/x86_64-linux-gnu lib usr/lib"
 declare -A seen=()
@@ -229,7 +234,6 @@ depmod -b "$R" "$ABI"
 install -m 0755 "$HERE/init" "$R/init"
 
 # --- 6. pack -----------------------------------------------------------------------------
-TMPOUT=$CACHE/.tmp-$KEY
 rm -rf "$TMPOUT"; mkdir -p "$TMPOUT"
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | zstd -q -10 -T1 > "$TMPOUT/initramfs.img")
 cp "$WORK"/kimg/boot/vmlinuz-"$ABI" "$TMPOUT/vmlinuz"
@@ -243,5 +247,9 @@ echo "$VERSIONS" > "$TMPOUT/versions.txt"
 } > "$TMPOUT/build-info.txt"
 rm -rf "$OUT"; mv "$TMPOUT" "$OUT"
 ln -sfn "$KEY" "$CACHE/current"
+# images of older package versions are of no further use
+for d in "$CACHE"/*; do
+  [ -L "$d" ] || [ "$(basename "$d")" = "$KEY" ] || [ ! -e "$d/versions.txt" ] || rm -rf -- "$d"
+done
 log "built $OUT ($(cat "$OUT/build-info.txt" | tr '\n' ';'))"
 echo "$OUT"
