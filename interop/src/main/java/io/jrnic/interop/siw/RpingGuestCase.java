@@ -85,6 +85,7 @@ public final class RpingGuestCase implements SiwCase {
         GuestBootCase.expect(failures, server.exitCode() == 0, "rping server: " + server);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport report = CaptureReport.of(pcap);
+        GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
         check(report, failures);
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
         String detail = failures.isEmpty() ? report.summaryLine() : String.join("; ", failures)
