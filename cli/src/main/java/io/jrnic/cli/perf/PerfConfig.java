@@ -1,0 +1,134 @@
+package io.jrnic.cli.perf;
+
+import io.jrnic.verbs.ConnectOptions;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What to run and how. Defaults: all operations, bandwidth at 64 KiB, message rate (bandwidth rows)
+ * at 64 B, latency at 64 B; CRC on, no markers, MPA rev 2, automatic MULPDU; 60 s cap per loop.
+ */
+public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
+                         boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
+    public static final int DEFAULT_BW_SIZE = 64 * 1024;
+    public static final int DEFAULT_SMALL_SIZE = 64;
+    public static final long DEFAULT_BW_ITERS = 4000;
+    public static final long DEFAULT_RATE_ITERS = 20000;
+    public static final long DEFAULT_LAT_ITERS = 2000;
+    public static final int MAX_SIZE = 16 << 20;
+    /** Receive slots posted for SEND bandwidth are capped at this many bytes in total. */
+    static final int MAX_SLOT_BYTES = 32 << 20;
+    /** READs outstanding at once (our ORD/IRD). */
+    public static final int READ_DEPTH = 16;
+    /** The SEND that follows the last RDMA WRITE of a bandwidth test (RFC 5040 section 5.5: delivered after the Writes are placed). */
+    static final int FENCE_SIZE = 16;
+
+    public PerfConfig {
+        ops = Set.copyOf(ops);
+        kinds = Set.copyOf(kinds);
+        sizes = List.copyOf(sizes);
+        if (ops.isEmpty() || kinds.isEmpty()) {
+            throw new IllegalArgumentException("no test selected");
+        }
+        for (int s : sizes) {
+            if (s < 1 || s > MAX_SIZE) {
+                throw new IllegalArgumentException("size must be 1.." + MAX_SIZE + ": " + s);
+            }
+        }
+        if (iterations < 0) {
+            throw new IllegalArgumentException("iterations must be >= 1 (0 = default): " + iterations);
+        }
+        if (window < 1 || window > 512) {
+            throw new IllegalArgumentException("window must be 1..512: " + window);
+        }
+        if (mulpdu != 0 && (mulpdu < 64 || mulpdu > 65535)) {
+            throw new IllegalArgumentException("MULPDU must be 64..65535: " + mulpdu);
+        }
+        if (mpaRevision != 1 && mpaRevision != 2) {
+            throw new IllegalArgumentException("MPA revision must be 1 or 2: " + mpaRevision);
+        }
+        if (maxSeconds < 1) {
+            throw new IllegalArgumentException("max seconds must be >= 1: " + maxSeconds);
+        }
+    }
+
+    public static PerfConfig defaults() {
+        return new PerfConfig(EnumSet.allOf(Op.class), EnumSet.allOf(Kind.class), List.of(), 0, 64,
+                true, false, 0, 2, 60, true);
+    }
+
+    public PerfConfig withOps(Set<Op> v) {
+        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+    }
+
+    public PerfConfig withKinds(Set<Kind> v) {
+        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+    }
+
+    public PerfConfig withSizes(List<Integer> v) {
+        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+    }
+
+    public PerfConfig withIterations(long v) {
+        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+    }
+
+    public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline);
+    }
+
+    public PerfConfig withMaxSeconds(long v) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline);
+    }
+
+    public PerfConfig withTcpBaseline(boolean v) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v);
+    }
+
+    /** The rows to run, in table order: bandwidth rows (per op, per size) then latency rows. */
+    public List<PerfCase> plan() {
+        List<PerfCase> out = new ArrayList<>();
+        for (Kind k : Kind.values()) {
+            if (!kinds.contains(k)) {
+                continue;
+            }
+            for (Op op : Op.values()) {
+                if (!ops.contains(op)) {
+                    continue;
+                }
+                List<Integer> sz = !sizes.isEmpty() ? sizes
+                        : k == Kind.BW ? List.of(DEFAULT_BW_SIZE, DEFAULT_SMALL_SIZE) : List.of(DEFAULT_SMALL_SIZE);
+                for (int s : sz) {
+                    out.add(new PerfCase(op, k, s, iterations > 0 ? iterations : defaultIterations(k, s)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Default count: bandwidth rows move about 256 MB (4000 x 64 KiB) or 20000 messages; latency 2000 round trips. */
+    static long defaultIterations(Kind k, int size) {
+        if (k == Kind.LAT) {
+            return DEFAULT_LAT_ITERS;
+        }
+        return size >= 4096 ? Math.max(100, DEFAULT_BW_ITERS * DEFAULT_BW_SIZE / size) : DEFAULT_RATE_ITERS;
+    }
+
+    /** Receive slots the server posts for SEND bandwidth (also the client's initial credit). */
+    static int sendSlots(int size, int window, long iterations) {
+        long slots = Math.min(2L * window, Math.max(2, MAX_SLOT_BYTES / size));
+        return (int) Math.min(slots, iterations);
+    }
+
+    public long maxNanos() {
+        return maxSeconds * 1_000_000_000L;
+    }
+
+    /** The MPA options both sides use; private data is added by the caller. */
+    public ConnectOptions connectOptions() {
+        return ConnectOptions.defaults().mpaRevision(mpaRevision).crc(crc).markers(markers).mulpdu(mulpdu)
+                .ird(READ_DEPTH).ord(READ_DEPTH);
+    }
+}

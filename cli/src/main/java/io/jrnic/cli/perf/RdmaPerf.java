@@ -1,0 +1,396 @@
+package io.jrnic.cli.perf;
+
+import io.jrnic.verbs.Access;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionQueue;
+import io.jrnic.verbs.Connection;
+import io.jrnic.verbs.ConnectionManager;
+import io.jrnic.verbs.MemoryRegion;
+import io.jrnic.verbs.ProtectionDomain;
+import io.jrnic.verbs.QpInit;
+import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.QueuePair;
+import io.jrnic.verbs.Rdma;
+import io.jrnic.verbs.RdmaDevice;
+import io.jrnic.verbs.RecvWr;
+import io.jrnic.verbs.RemoteBuffer;
+import io.jrnic.verbs.SendWr;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The active side of {@code jrnic perf}: per test, registers its buffers, connects a fresh QP to the
+ * {@link PerfServer} (its landing buffer's descriptor in the MPA private data, the server's target
+ * buffer's in the reply), runs the loop and verifies the data.
+ *
+ * <p>Bandwidth: a window of reusable work requests, posted in batches, one in {@code window/4}
+ * signaled, completions polled in batches; SEND is flow-controlled by the receives the server says it
+ * posted (credits on the control channel), since iWARP has no receiver-not-ready retry. Time runs from
+ * the first post to the last completion. Latency: WRITE as ib_write_lat (both sides poll the last byte
+ * of their buffer), SEND as a SEND/RECV ping-pong (both half a round trip), READ one at a time (whole).
+ */
+public final class RdmaPerf implements AutoCloseable {
+    /** What one test produced on the RDMA side. */
+    public record Outcome(BwFigure bw, LatFigure lat, String failure, String note) {
+    }
+
+    /** A wait with no progress for this long fails the test (a stalled engine must not cost the whole cap). */
+    static final long STALL_NANOS = 10_000_000_000L;
+
+    private final PerfConfig config;
+    private final InetSocketAddress rdma;
+    private final RdmaDevice device;
+    private final ProtectionDomain pd;
+    private final ConnectionManager cm;
+    private final Control ctl;
+
+    public RdmaPerf(PerfConfig config, String provider, InetSocketAddress rdma, InetSocketAddress control)
+            throws IOException {
+        this.config = config;
+        this.rdma = rdma;
+        this.ctl = Control.connect(control, 10_000);
+        try {
+            this.device = Rdma.open(provider);
+        } catch (RuntimeException e) {
+            ctl.close();
+            throw e;
+        }
+        this.pd = device.allocatePd();
+        this.cm = device.connectionManager();
+    }
+
+    /** Runs one test end to end (never throws for a failing test: the failure is in the outcome). */
+    public Outcome run(PerfCase test) {
+        String failure = null;
+        String note = null;
+        BwFigure bw = null;
+        LatFigure lat = null;
+        long done = 0;
+        try {
+            ctl.begin(test, config.window(), config.maxNanos());
+            Control.Reply ready = ctl.readReply(30_000);
+            if (ready.type() != Control.READY || !ready.ok()) {
+                return new Outcome(null, null, "server: " + ready.detail(), null);
+            }
+            try (ClientTest t = new ClientTest(test, ready.credits())) {
+                try {
+                    t.connect();
+                    Loop l = new Loop(t);
+                    if (test.kind() == Kind.BW) {
+                        bw = l.bandwidth();
+                    } else {
+                        lat = l.latency();
+                    }
+                    done = l.done;
+                    note = l.capped ? "capped at " + config.maxSeconds() + " s" : null;
+                    failure = l.verify();
+                } catch (TimeoutException | ExecutionException | RuntimeException e) {
+                    failure = "client: " + describe(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failure = "client: interrupted";
+                } finally {
+                    ctl.end(done, failure == null);
+                }
+                Control.Reply res = awaitResult();
+                if (failure == null && !res.ok()) {
+                    failure = res.detail();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            failure = failure != null ? failure : "control: " + describe(e);
+        }
+        return new Outcome(failure == null ? bw : null, failure == null ? lat : null, failure, note);
+    }
+
+    private Control.Reply awaitResult() throws IOException {
+        long until = System.nanoTime() + config.maxNanos() + 30_000_000_000L;
+        while (true) {
+            Control.Reply r = ctl.readReply(Math.max(1, (until - System.nanoTime()) / 1_000_000));
+            if (r.type() == Control.RESULT) {
+                return r;
+            }
+        }
+    }
+
+    static String describe(Throwable e) {
+        Throwable c = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return c.getMessage() != null ? c.getClass().getSimpleName() + ": " + c.getMessage() : c.toString();
+    }
+
+    @Override
+    public void close() {
+        try {
+            ctl.bye();
+        } catch (IOException ignored) {
+            // the server notices the closed channel
+        }
+        ctl.close();
+        device.close();
+    }
+
+    /** Client-side resources of one test. */
+    final class ClientTest implements AutoCloseable {
+        final PerfCase test;
+        final int size;
+        final int window;
+        long credits;
+        final CompletionQueue cq;
+        final byte[] srcBytes;
+        final byte[] landingBytes;
+        final MemoryRegion src;
+        final MemoryRegion landing;
+        final QueuePair qp;
+        Connection conn;
+        RemoteBuffer peer;
+
+        ClientTest(PerfCase test, long credits) {
+            this.test = test;
+            this.size = test.size();
+            this.window = test.op() == Op.READ ? Math.min(config.window(), PerfConfig.READ_DEPTH) : config.window();
+            this.credits = test.op() == Op.SEND && test.kind() == Kind.BW ? credits : Long.MAX_VALUE;
+            srcBytes = new byte[Math.max(size, PerfConfig.FENCE_SIZE)];
+            Pattern.fill(srcBytes, 0, size);
+            landingBytes = new byte[size];
+            cq = device.createCq(4 * 512 + 64, "perf-client");
+            src = pd.register(srcBytes, Access.LOCAL_WRITE);
+            landing = pd.register(landingBytes, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            qp = pd.createQp(QpInit.rc(cq).maxSendWr(window + 2).maxRecvWr(2).context(test.name()));
+        }
+
+        void connect() throws InterruptedException, ExecutionException, TimeoutException {
+            conn = cm.connect(rdma, qp, config.connectOptions().privateData(landing.advertise()))
+                    .get(20, TimeUnit.SECONDS);
+            byte[] p = conn.peerPrivateData();
+            if (p.length < RemoteBuffer.WIRE_SIZE) {
+                throw new IllegalStateException("server sent " + p.length + " bytes of private data, no buffer descriptor");
+            }
+            peer = RemoteBuffer.parse(p);
+            if (peer.length() < size) {
+                throw new IllegalStateException("server buffer " + peer + " smaller than " + size);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (conn != null) {
+                    conn.disconnect().get(5, TimeUnit.SECONDS);
+                }
+            } catch (Exception ignored) {
+                // best effort; closing the QP tears it down anyway
+            }
+            qp.close();
+            cq.close();
+            src.close();
+            landing.close();
+        }
+    }
+
+    /** The client's loops. */
+    final class Loop {
+        private final ClientTest t;
+        private final Cq cq;
+        private final int size;
+        private final Deadline cap;
+        private final Deadline hang;
+        long done;
+        boolean capped;
+
+        Loop(ClientTest t) {
+            this.t = t;
+            this.cq = new Cq(t.cq);
+            this.size = t.size;
+            this.cap = Deadline.in(config.maxNanos());
+            this.hang = Deadline.in(config.maxNanos() + 10_000_000_000L).stall(STALL_NANOS);
+        }
+
+        BwFigure bandwidth() throws TimeoutException, IOException {
+            long iters = t.test.iterations();
+            int w = t.window;
+            int sig = Math.max(1, w / 4);
+            SendWr[] ring = new SendWr[w];
+            for (int i = 0; i < w; i++) {
+                ring[i] = switch (t.test.op()) {
+                    case WRITE -> SendWr.rdmaWrite().local(t.src.sge(0, size)).remote(t.peer, 0);
+                    case READ -> SendWr.rdmaRead().local(t.landing.sge(0, size)).remote(t.peer, 0);
+                    case SEND -> SendWr.send().local(t.src.sge(0, size));
+                };
+            }
+            SendWr[] batch = new SendWr[w];
+            long posted = 0;
+            long t0 = System.nanoTime();
+            long tLast = t0;
+            while (done < posted || (posted < iters && !capped)) {
+                if (!capped && cap.expired()) {
+                    capped = true;
+                }
+                int k = 0;
+                if (posted < iters && !(capped && posted % sig == 0)) {
+                    if (posted >= t.credits) {
+                        t.credits += ctl.pollCredits();
+                    }
+                    while (posted < iters && posted - done < w && posted < t.credits && !(capped && posted % sig == 0)) {
+                        SendWr wr = ring[(int) (posted % w)];
+                        wr.id(posted).signaled(posted % sig == sig - 1 || posted == iters - 1);
+                        batch[k++] = wr;
+                        posted++;
+                    }
+                }
+                if (k == 1) {
+                    t.qp.postSend(batch[0]);
+                } else if (k > 1) {
+                    t.qp.postSend(Arrays.copyOf(batch, k));
+                }
+                int n = cq.poll();
+                for (int i = 0; i < n; i++) {
+                    Completion c = cq.batch[i];
+                    if (!Cq.isRecv(c)) {
+                        done = c.id() + 1;
+                    }
+                }
+                if (n > 0) {
+                    tLast = System.nanoTime();
+                    hang.progress();
+                } else if (k == 0) {
+                    hang.idle(t.test.name() + ": completion " + done + " of " + posted
+                            + (posted >= t.credits ? " (waiting for SEND credits)" : ""));
+                }
+            }
+            if (t.test.op() == Op.WRITE) {
+                fence();
+            }
+            return new BwFigure(done, size, Math.max(1, tLast - t0));
+        }
+
+        /** A SEND after the WRITEs: the server verifies its buffer once it arrives (RFC 5040 ordering). */
+        private void fence() throws TimeoutException {
+            t.qp.postSend(SendWr.send().id(-1).local(t.src.sge(0, PerfConfig.FENCE_SIZE)).signaled());
+            awaitSend();
+        }
+
+        private void awaitSend() throws TimeoutException {
+            while (true) {
+                int n = cq.poll();
+                for (int i = 0; i < n; i++) {
+                    if (!Cq.isRecv(cq.batch[i])) {
+                        hang.progress();
+                        return;
+                    }
+                }
+                hang.idle("a send completion");
+            }
+        }
+
+        LatFigure latency() throws TimeoutException, IOException {
+            long iters = t.test.iterations();
+            long[] samples = new long[(int) iters];
+            int n = switch (t.test.op()) {
+                case WRITE -> writeLat(samples);
+                case READ -> readLat(samples);
+                case SEND -> sendLat(samples);
+            };
+            done = n;
+            if (n == 0) {
+                throw new IllegalStateException("no iteration completed within " + config.maxSeconds() + " s");
+            }
+            return LatFigure.of(samples, n, t.test.op() == Op.READ ? 1.0 : 0.5);
+        }
+
+        private String qpDown() {
+            return t.qp.state() != QpState.RTS ? "client QP left RTS: " + t.qp.state() : null;
+        }
+
+        private int writeLat(long[] samples) throws TimeoutException, IOException {
+            SendWr w = SendWr.rdmaWrite().id(1).local(t.src.sge(0, size)).remote(t.peer, 0).signaled();
+            int i = 0;
+            for (; i < samples.length && !cap.expired(); i++) {
+                t.srcBytes[size - 1] = Pattern.tag(i);
+                long t0 = System.nanoTime();
+                t.qp.postSend(w);
+                Cq.awaitByte(t.landingBytes, size - 1, Pattern.tag(i), hang, this::qpDown);
+                samples[i] = System.nanoTime() - t0;
+                awaitSend();
+            }
+            capped = i < samples.length;
+            return i;
+        }
+
+        private int readLat(long[] samples) throws TimeoutException {
+            SendWr r = SendWr.rdmaRead().id(1).local(t.landing.sge(0, size)).remote(t.peer, 0).signaled();
+            int i = 0;
+            for (; i < samples.length && !cap.expired(); i++) {
+                long t0 = System.nanoTime();
+                t.qp.postSend(r);
+                awaitSend();
+                samples[i] = System.nanoTime() - t0;
+            }
+            capped = i < samples.length;
+            return i;
+        }
+
+        private int sendLat(long[] samples) throws TimeoutException {
+            SendWr s = SendWr.send().id(1).local(t.src.sge(0, size)).signaled();
+            RecvWr r = RecvWr.of(2, t.landing.sge(0, size));
+            t.qp.postRecv(r);
+            int i = 0;
+            for (; i < samples.length && !cap.expired(); i++) {
+                long t0 = System.nanoTime();
+                t.qp.postSend(s);
+                boolean sent = false;
+                boolean got = false;
+                while (!got || !sent) {
+                    int n = cq.poll();
+                    for (int k = 0; k < n; k++) {
+                        Completion c = cq.batch[k];
+                        if (Cq.isRecv(c)) {
+                            if (c.byteLength() != size) {
+                                throw new IllegalStateException("reply " + i + " carried " + c.byteLength() + " bytes, expected " + size);
+                            }
+                            if (!got) {
+                                samples[i] = System.nanoTime() - t0;
+                            }
+                            got = true;
+                        } else {
+                            sent = true;
+                        }
+                    }
+                    if (n == 0) {
+                        hang.idle("the reply to SEND " + i);
+                    } else {
+                        hang.progress();
+                    }
+                }
+                if (i + 1 < samples.length) {
+                    t.qp.postRecv(r);
+                }
+            }
+            capped = i < samples.length;
+            return i;
+        }
+
+        /** Checks the client-side buffer a test lands data in; null when right. */
+        String verify() {
+            if (done == 0) {
+                return null;
+            }
+            return switch (t.test.op()) {
+                case READ -> Pattern.check("client buffer after RDMA READs", t.landingBytes, 0, size);
+                case SEND -> t.test.kind() == Kind.LAT
+                        ? Pattern.check("client buffer after SEND ping-pong", t.landingBytes, 0, size) : null;
+                case WRITE -> {
+                    if (t.test.kind() == Kind.BW) {
+                        yield null;
+                    }
+                    String bad = Pattern.check("client buffer after RDMA WRITE ping-pong", t.landingBytes, 0, size - 1);
+                    yield bad != null ? bad : t.landingBytes[size - 1] == Pattern.tag(done - 1) ? null
+                            : "client: last byte is not the tag of iteration " + (done - 1);
+                }
+            };
+        }
+    }
+}

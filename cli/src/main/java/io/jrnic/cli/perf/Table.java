@@ -1,0 +1,120 @@
+package io.jrnic.cli.perf;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/** Renders results as a perftest-style text table or as CSV. */
+public final class Table {
+    public static final String CSV_HEADER = "kind,test,bytes,iterations,bw_mb_s,msg_rate_mpps,t_min_us,t_p50_us,t_p99_us,t_max_us,"
+            + "tcp_iterations,tcp_bw_mb_s,tcp_msg_rate_mpps,tcp_t_min_us,tcp_t_p50_us,tcp_t_p99_us,tcp_t_max_us,ratio,result,detail";
+
+    private Table() {
+    }
+
+    public static void text(PrintWriter out, List<Result> results, String banner) {
+        if (banner != null) {
+            out.println(banner);
+        }
+        List<Result> bw = results.stream().filter(r -> r.test().kind() == Kind.BW).toList();
+        List<Result> lat = results.stream().filter(r -> r.test().kind() == Kind.LAT).toList();
+        if (!bw.isEmpty()) {
+            out.println();
+            out.println("Bandwidth / message rate  (MB = 10^6 bytes, Mpps = 10^6 messages/s; ratio = RDMA MB/s / TCP MB/s)");
+            out.println(String.format(Locale.ROOT, "%-6s %8s %9s %10s %8s | %9s %10s %8s | %6s  %s",
+                    "test", "bytes", "iters", "BW MB/s", "Mpps", "TCP iters", "TCP MB/s", "TCP Mpps", "ratio", "result"));
+            for (Result r : bw) {
+                out.println(String.format(Locale.ROOT, "%-6s %8d %9s %10s %8s | %9s %10s %8s | %6s  %s",
+                        r.test().op().label(), r.test().size(),
+                        r.rdmaBw() == null ? "-" : Long.toString(r.rdmaBw().iterations()),
+                        r.rdmaBw() == null ? "-" : f2(r.rdmaBw().megabytesPerSecond()),
+                        r.rdmaBw() == null ? "-" : f4(r.rdmaBw().megaMessagesPerSecond()),
+                        r.tcpBw() == null ? "-" : Long.toString(r.tcpBw().iterations()),
+                        r.tcpBw() == null ? "-" : f2(r.tcpBw().megabytesPerSecond()),
+                        r.tcpBw() == null ? "-" : f4(r.tcpBw().megaMessagesPerSecond()),
+                        ratio(r.ratio()), outcome(r)));
+            }
+        }
+        if (!lat.isEmpty()) {
+            out.println();
+            out.println("Latency in microseconds  (write/send: half round trip of a ping-pong, as ib_write_lat/ib_send_lat;"
+                    + " read: one whole READ, as ib_read_lat; TCP: ping-pong of the same size, same convention;"
+                    + " ratio = RDMA p50 / TCP p50)");
+            out.println(String.format(Locale.ROOT, "%-6s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %6s  %s",
+                    "test", "bytes", "iters", "t_min", "t_p50", "t_p99", "t_max", "TCP min", "TCP p50", "TCP p99", "TCP max",
+                    "ratio", "result"));
+            for (Result r : lat) {
+                LatFigure a = r.rdmaLat();
+                LatFigure t = r.tcpLat();
+                out.println(String.format(Locale.ROOT, "%-6s %8d %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %6s  %s",
+                        r.test().op().label(), r.test().size(),
+                        a == null ? "-" : Long.toString(a.iterations()),
+                        a == null ? "-" : f2(a.minUs()), a == null ? "-" : f2(a.p50Us()),
+                        a == null ? "-" : f2(a.p99Us()), a == null ? "-" : f2(a.maxUs()),
+                        t == null ? "-" : f2(t.minUs()), t == null ? "-" : f2(t.p50Us()),
+                        t == null ? "-" : f2(t.p99Us()), t == null ? "-" : f2(t.maxUs()),
+                        ratio(r.ratio()), outcome(r)));
+            }
+        }
+        long failed = results.stream().filter(r -> !r.ok()).count();
+        out.println();
+        out.println(failed == 0 ? "all " + results.size() + " tests passed (data verified)"
+                : failed + " of " + results.size() + " tests FAILED");
+        out.flush();
+    }
+
+    public static void csv(PrintWriter out, List<Result> results) {
+        out.println(CSV_HEADER);
+        for (Result r : results) {
+            BwFigure b = r.rdmaBw();
+            LatFigure l = r.rdmaLat();
+            BwFigure tb = r.tcpBw();
+            LatFigure tl = r.tcpLat();
+            long iters = b != null ? b.iterations() : l != null ? l.iterations() : 0;
+            long tIters = tb != null ? tb.iterations() : tl != null ? tl.iterations() : 0;
+            String detail = r.failure() != null ? r.failure() : r.note() != null ? r.note() : "";
+            out.println(String.join(",", r.test().kind().label(), r.test().op().label(), Integer.toString(r.test().size()),
+                    b == null && l == null ? "" : Long.toString(iters),
+                    b == null ? "" : f2(b.megabytesPerSecond()), b == null ? "" : f4(b.megaMessagesPerSecond()),
+                    l == null ? "" : f2(l.minUs()), l == null ? "" : f2(l.p50Us()),
+                    l == null ? "" : f2(l.p99Us()), l == null ? "" : f2(l.maxUs()),
+                    tb == null && tl == null ? "" : Long.toString(tIters),
+                    tb == null ? "" : f2(tb.megabytesPerSecond()), tb == null ? "" : f4(tb.megaMessagesPerSecond()),
+                    tl == null ? "" : f2(tl.minUs()), tl == null ? "" : f2(tl.p50Us()),
+                    tl == null ? "" : f2(tl.p99Us()), tl == null ? "" : f2(tl.maxUs()),
+                    Double.isNaN(r.ratio()) ? "" : f3(r.ratio()),
+                    r.ok() ? "ok" : "FAILED", csvQuote(detail)));
+        }
+        out.flush();
+    }
+
+    static String outcome(Result r) {
+        if (!r.ok()) {
+            return "FAILED: " + r.failure();
+        }
+        return r.note() == null ? "ok" : "ok (" + r.note() + ")";
+    }
+
+    static String csvQuote(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"").replace('\n', ' ') + '"';
+    }
+
+    static String ratio(double r) {
+        return Double.isNaN(r) ? "-" : f3(r);
+    }
+
+    static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static String f3(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    static String f4(double v) {
+        return String.format(Locale.ROOT, "%.4f", v);
+    }
+}

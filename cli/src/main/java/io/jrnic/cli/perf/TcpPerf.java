@@ -1,0 +1,183 @@
+package io.jrnic.cli.perf;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The raw-TCP baseline: blocking java.nio SocketChannels, TCP_NODELAY, one reused direct buffer per
+ * side, over the same loopback in the same JVM as the RDMA run. Bandwidth: the client writes
+ * {@code iterations} messages of {@code size} bytes (one write call per message, as one post per RDMA
+ * message), shuts its output, and the sink answers with the byte count it received; the time runs from
+ * the first write to that answer. Latency: a ping-pong of {@code size}-byte messages. A watchdog closes
+ * the channel at the deadline so no read can hang.
+ */
+public final class TcpPerf {
+    static final byte SINK = 'S';
+    static final byte ECHO = 'E';
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "jrnic-perf-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private TcpPerf() {
+    }
+
+    /** Outcome of a baseline loop: iterations done, elapsed time or samples, and whether the cap hit. */
+    public record Run(long iterations, long nanos, long[] samples, boolean capped) {
+    }
+
+    /** Streams messages to the sink at {@code addr}; the figure counts only bytes the sink confirmed. */
+    public static BwFigure bandwidth(InetSocketAddress addr, int size, long iterations, long maxNanos) throws IOException {
+        try (SocketChannel ch = open(addr, SINK)) {
+            ScheduledFuture<?> dog = watchdog(ch, maxNanos + 10_000_000_000L);
+            try {
+                ByteBuffer buf = patterned(size);
+                Deadline d = Deadline.in(maxNanos);
+                long sent = 0;
+                long t0 = System.nanoTime();
+                while (sent < iterations && ((sent & 63) != 0 || !d.expired())) {
+                    buf.clear();
+                    while (buf.hasRemaining()) {
+                        ch.write(buf);
+                    }
+                    sent++;
+                }
+                ch.shutdownOutput();
+                ByteBuffer ack = ByteBuffer.allocate(8);
+                readFully(ch, ack);
+                long t1 = System.nanoTime();
+                long received = ack.getLong(0);
+                if (received != sent * size) {
+                    throw new IOException("TCP sink received " + received + " bytes, sent " + sent * size);
+                }
+                return new BwFigure(sent, size, Math.max(1, t1 - t0));
+            } finally {
+                dog.cancel(false);
+            }
+        }
+    }
+
+    /** Ping-pongs {@code size}-byte messages with the echo at {@code addr}; samples are whole round trips in ns. */
+    public static Run pingPong(InetSocketAddress addr, int size, long iterations, long maxNanos) throws IOException {
+        try (SocketChannel ch = open(addr, ECHO)) {
+            ScheduledFuture<?> dog = watchdog(ch, maxNanos + 10_000_000_000L);
+            try {
+                ByteBuffer hdr = ByteBuffer.allocate(4).putInt(0, size);
+                writeFully(ch, hdr);
+                ByteBuffer out = patterned(size);
+                ByteBuffer in = ByteBuffer.allocateDirect(size);
+                long[] samples = new long[(int) Math.min(iterations, Integer.MAX_VALUE - 8)];
+                Deadline d = Deadline.in(maxNanos);
+                int n = 0;
+                while (n < samples.length && !d.expired()) {
+                    long t0 = System.nanoTime();
+                    out.clear();
+                    writeFully(ch, out);
+                    in.clear();
+                    readFully(ch, in);
+                    samples[n++] = System.nanoTime() - t0;
+                }
+                for (int k = 0; k < size; k++) {
+                    if (in.get(k) != Pattern.at(k)) {
+                        throw new IOException("TCP echo returned a wrong byte at " + k);
+                    }
+                }
+                return new Run(n, 0, samples, n < samples.length);
+            } finally {
+                dog.cancel(false);
+            }
+        }
+    }
+
+    // ---- server side (called by PerfServer for connections whose first byte is SINK or ECHO)
+
+    /** Counts bytes until end of stream, then answers with the count. */
+    static void sink(SocketChannel ch) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(256 * 1024);
+        long total = 0;
+        while (true) {
+            buf.clear();
+            int r = ch.read(buf);
+            if (r < 0) {
+                break;
+            }
+            total += r;
+        }
+        writeFully(ch, ByteBuffer.allocate(8).putLong(0, total));
+    }
+
+    /** Echoes messages of the announced size until end of stream. */
+    static void echo(SocketChannel ch) throws IOException {
+        ByteBuffer hdr = ByteBuffer.allocate(4);
+        readFully(ch, hdr);
+        int size = hdr.getInt(0);
+        if (size < 1 || size > PerfConfig.MAX_SIZE) {
+            throw new IOException("bad echo size " + size);
+        }
+        ByteBuffer buf = ByteBuffer.allocateDirect(size);
+        while (true) {
+            buf.clear();
+            try {
+                readFully(ch, buf);
+            } catch (EOFException e) {
+                return;
+            }
+            buf.flip();
+            writeFully(ch, buf);
+        }
+    }
+
+    static SocketChannel open(InetSocketAddress addr, byte kind) throws IOException {
+        SocketChannel ch = SocketChannel.open();
+        try {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.socket().connect(addr, 10_000);
+            writeFully(ch, ByteBuffer.wrap(new byte[] {kind}));
+            return ch;
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    static ScheduledFuture<?> watchdog(SocketChannel ch, long nanos) {
+        return WATCHDOG.schedule(() -> {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // the blocked call fails with AsynchronousCloseException
+            }
+        }, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    static ByteBuffer patterned(int size) {
+        ByteBuffer b = ByteBuffer.allocateDirect(size);
+        for (int k = 0; k < size; k++) {
+            b.put(k, Pattern.at(k));
+        }
+        return b;
+    }
+
+    static void readFully(SocketChannel ch, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (ch.read(b) < 0) {
+                throw new EOFException("end of stream after " + b.position() + " of " + b.limit() + " bytes");
+            }
+        }
+    }
+
+    static void writeFully(SocketChannel ch, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+    }
+}

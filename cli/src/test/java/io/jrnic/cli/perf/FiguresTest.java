@@ -1,0 +1,101 @@
+package io.jrnic.cli.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class FiguresTest {
+
+    @Test
+    void bandwidthUsesDecimalMegabytes() {
+        BwFigure f = new BwFigure(1000, 1_000_000, 1_000_000_000L);   // 1e9 bytes in 1 s
+        assertEquals(1000.0, f.megabytesPerSecond(), 1e-9);
+        assertEquals(0.001, f.megaMessagesPerSecond(), 1e-12);
+    }
+
+    @Test
+    void messageRateCountsMessagesPerMicrosecond() {
+        BwFigure f = new BwFigure(3_000_000, 64, 2_000_000_000L);
+        assertEquals(1.5, f.megaMessagesPerSecond(), 1e-12);
+        assertEquals(96.0, f.megabytesPerSecond(), 1e-9);
+    }
+
+    @Test
+    void latencyPercentilesAreNearestRank() {
+        long[] ns = new long[100];
+        for (int i = 0; i < 100; i++) {
+            ns[i] = (100 - i) * 1000L;   // 100 us .. 1 us, unsorted
+        }
+        LatFigure f = LatFigure.of(ns, 100, 1.0);
+        assertEquals(1.0, f.minUs(), 1e-12);
+        assertEquals(50.0, f.p50Us(), 1e-12);
+        assertEquals(99.0, f.p99Us(), 1e-12);
+        assertEquals(100.0, f.maxUs(), 1e-12);
+        assertEquals(100, f.iterations());
+    }
+
+    @Test
+    void latencyScaleHalvesRoundTrips() {
+        LatFigure f = LatFigure.of(new long[] {4000, 2000, 6000, 999_999}, 3, 0.5);   // 4th sample ignored
+        assertEquals(1.0, f.minUs(), 1e-12);
+        assertEquals(2.0, f.p50Us(), 1e-12);
+        assertEquals(3.0, f.p99Us(), 1e-12);
+        assertEquals(3.0, f.maxUs(), 1e-12);
+    }
+
+    @Test
+    void rankOfSmallSamples() {
+        assertEquals(0, LatFigure.rank(50, 1));
+        assertEquals(0, LatFigure.rank(99, 1));
+        assertEquals(0, LatFigure.rank(50, 2));
+        assertEquals(1, LatFigure.rank(99, 2));
+        assertThrows(IllegalArgumentException.class, () -> LatFigure.of(new long[0], 0, 1));
+    }
+
+    @Test
+    void ratiosAreRdmaOverTcp() {
+        PerfCase bw = new PerfCase(Op.WRITE, Kind.BW, 64, 10);
+        Result r = Result.bw(bw, new BwFigure(10, 64, 1000), new BwFigure(10, 64, 4000), null, null);
+        assertEquals(4.0, r.ratio(), 1e-12);
+        PerfCase lat = new PerfCase(Op.SEND, Kind.LAT, 64, 3);
+        Result l = Result.lat(lat, LatFigure.of(new long[] {30_000, 30_000, 30_000}, 3, 0.5),
+                LatFigure.of(new long[] {10_000, 10_000, 10_000}, 3, 0.5), null, null);
+        assertEquals(3.0, l.ratio(), 1e-12);
+        assertTrue(Double.isNaN(Result.bw(bw, null, new BwFigure(1, 1, 1), "x", null).ratio()));
+        assertTrue(Double.isNaN(Result.lat(lat, l.rdmaLat(), null, null, null).ratio()));
+    }
+
+    @Test
+    void patternIsNotPeriodicAt256AndTagsAreNonZero() {
+        byte[] b = new byte[1024];
+        Pattern.fill(b, 0, 1024);
+        assertEquals(-1, Pattern.firstMismatch(b, 0, 1024));
+        boolean differs = false;
+        for (int k = 0; k < 256; k++) {
+            differs |= b[k] != b[k + 256];
+        }
+        assertTrue(differs);
+        b[700] ^= 1;
+        assertEquals(700, Pattern.firstMismatch(b, 0, 1024));
+        for (long i = 0; i < 600; i++) {
+            assertTrue(Pattern.tag(i) != 0);
+            assertTrue(Pattern.tag(i) != Pattern.tag(i + 1));
+        }
+    }
+
+    @Test
+    void defaultPlanCoversEveryOperationAndSize() {
+        var plan = PerfConfig.defaults().plan();
+        assertEquals(9, plan.size());
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 4000), plan.get(0));
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 20000), plan.get(1));
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 2000), plan.get(8));
+        var custom = PerfConfig.defaults().withSizes(java.util.List.of(1, 4096)).withIterations(7)
+                .withOps(java.util.EnumSet.of(Op.READ)).plan();
+        assertEquals(java.util.List.of(new PerfCase(Op.READ, Kind.BW, 1, 7), new PerfCase(Op.READ, Kind.BW, 4096, 7),
+                new PerfCase(Op.READ, Kind.LAT, 1, 7), new PerfCase(Op.READ, Kind.LAT, 4096, 7)), custom);
+        assertThrows(IllegalArgumentException.class, () -> PerfConfig.defaults().withSizes(java.util.List.of(0)));
+    }
+}

@@ -1,0 +1,74 @@
+package io.jrnic.cli.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RdmaPerfTest {
+
+    private static PerfConfig tiny(List<Integer> sizes, long iters, int window) {
+        return new PerfConfig(EnumSet.allOf(Op.class), EnumSet.allOf(Kind.class), sizes, iters, window,
+                true, false, 0, 2, 20, true);
+    }
+
+    private static void assertAllPassed(List<Result> rs, int expected, long iters) {
+        assertEquals(expected, rs.size());
+        for (Result r : rs) {
+            assertNull(r.failure(), r.test() + ": " + r.failure());
+            assertNull(r.note(), r.test() + " capped");
+            if (r.test().kind() == Kind.BW) {
+                assertEquals(iters, r.rdmaBw().iterations(), r.test().toString());
+                assertNotNull(r.tcpBw());
+            } else {
+                assertEquals(iters, r.rdmaLat().iterations(), r.test().toString());
+                assertNotNull(r.tcpLat());
+                assertTrue(r.rdmaLat().minUs() <= r.rdmaLat().p50Us() && r.rdmaLat().p50Us() <= r.rdmaLat().maxUs());
+            }
+        }
+    }
+
+    @Test
+    void everyOperationAndModeRunsAndVerifiesOverLoopback() throws Exception {
+        List<Result> rs = PerfRunner.local(tiny(List.of(64, 5000), 40, 8), "soft", 0, null);
+        assertAllPassed(rs, 12, 40);
+    }
+
+    @Test
+    void oneByteMessagesWithoutCrc() throws Exception {
+        PerfConfig c = tiny(List.of(1), 20, 4).withWire(false, false, 0, 2);
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 6, 20);
+    }
+
+    @Test
+    void markersAndASmallMulpdu() throws Exception {
+        PerfConfig c = tiny(List.of(3000), 20, 4).withWire(true, true, 512, 2);
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 6, 20);
+    }
+
+    @Test
+    void mpaRevisionOne() throws Exception {
+        PerfConfig c = tiny(List.of(64), 20, 4).withWire(true, false, 0, 1);
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 6, 20);
+    }
+
+    @Test
+    void sendBandwidthIsFlowControlledByCredits() throws Exception {
+        // window 64 but the server posts 2 x 64 receives and 500 SENDs: credits must come back
+        PerfConfig c = tiny(List.of(256), 500, 64).withOps(EnumSet.of(Op.SEND)).withKinds(EnumSet.of(Kind.BW));
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 1, 500);
+    }
+
+    @Test
+    void bandwidthWithMoreThanOneMebibyteOutstanding() throws Exception {
+        PerfConfig c = tiny(List.of(65536), 200, 64).withKinds(EnumSet.of(Kind.BW));
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 3, 200);
+    }
+}

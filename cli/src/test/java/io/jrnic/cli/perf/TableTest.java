@@ -1,0 +1,49 @@
+package io.jrnic.cli.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TableTest {
+    private static final Result WRITE_BW = Result.bw(new PerfCase(Op.WRITE, Kind.BW, 65536, 100),
+            new BwFigure(100, 65536, 6_553_600), new BwFigure(100, 65536, 3_276_800), null, null);
+    private static final Result SEND_LAT = Result.lat(new PerfCase(Op.SEND, Kind.LAT, 64, 4),
+            LatFigure.of(new long[] {2000, 4000, 6000, 8000}, 4, 0.5), LatFigure.of(new long[] {1000, 1000, 1000, 1000}, 4, 0.5),
+            null, "capped at 1 s");
+    private static final Result READ_FAILED = Result.bw(new PerfCase(Op.READ, Kind.BW, 64, 10), null,
+            new BwFigure(10, 64, 1000), "client: timed out, waiting", null);
+
+    @Test
+    void textTableShowsFiguresRatiosAndFailures() {
+        StringWriter w = new StringWriter();
+        Table.text(new PrintWriter(w), List.of(WRITE_BW, SEND_LAT, READ_FAILED), "banner");
+        String s = w.toString();
+        assertTrue(s.startsWith("banner"), s);
+        assertTrue(s.contains("MB = 10^6 bytes"), s);
+        // 100 x 65536 B in 6.5536 ms = 1000 MB/s; TCP twice as fast; ratio 0.5
+        assertTrue(s.matches("(?s).*write\\s+65536\\s+100\\s+1000\\.00\\s+0\\.0153 \\|\\s+100\\s+2000\\.00\\s+0\\.0305 \\|\\s+0\\.500  ok\n.*"), s);
+        // half round trips: 1, 2, 3, 4 us -> min 1, p50 2, p99 4, max 4; TCP p50 0.5; ratio 4
+        assertTrue(s.matches("(?s).*send\\s+64\\s+4\\s+1\\.00\\s+2\\.00\\s+4\\.00\\s+4\\.00 \\|\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+0\\.50 \\|\\s+4\\.000  ok \\(capped at 1 s\\)\n.*"), s);
+        assertTrue(s.matches("(?s).*read\\s+64\\s+-\\s+-\\s+-.*FAILED: client: timed out, waiting\n.*"), s);
+        assertTrue(s.endsWith("1 of 3 tests FAILED\n"), s);
+    }
+
+    @Test
+    void csvHasOneRowPerResultAndQuotesDetails() {
+        StringWriter w = new StringWriter();
+        Table.csv(new PrintWriter(w), List.of(WRITE_BW, SEND_LAT, READ_FAILED));
+        String[] lines = w.toString().split("\n");
+        assertEquals(4, lines.length);
+        assertEquals(Table.CSV_HEADER, lines[0]);
+        int columns = Table.CSV_HEADER.split(",").length;
+        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,", lines[1]);
+        assertEquals(columns, lines[1].split(",", -1).length);
+        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s", lines[2]);
+        assertEquals("bw,read,64,,,,,,,,10,2000.00,,,,,,,FAILED,\"client: timed out, waiting\"".replace("2000.00,,", "640.00,10.0000,"),
+                lines[3]);
+    }
+}

@@ -1,0 +1,219 @@
+package io.jrnic.soft;
+
+import io.jrnic.mpa.CrcMode;
+import io.jrnic.mpa.MpaOptions;
+import io.jrnic.mpa.MpaParameters;
+import io.jrnic.mpa.MpaSetupFrame;
+import io.jrnic.mpa.MpaV2Words;
+import io.jrnic.soft.engine.StreamParams;
+import io.jrnic.soft.mpa.CmFailure;
+import io.jrnic.soft.mpa.ConnectionEvents;
+import io.jrnic.soft.mpa.MpaConfig;
+import io.jrnic.soft.net.PendingRequest;
+import io.jrnic.soft.net.SoftConnection;
+import io.jrnic.soft.net.SoftListener;
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.CmEventType;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.ConnectionParams;
+import io.jrnic.verbs.RtrType;
+import io.jrnic.verbs.spi.CmSpi;
+import io.jrnic.verbs.spi.ConnectRequestSpi;
+import io.jrnic.verbs.spi.ConnectionSpi;
+import io.jrnic.verbs.spi.ConnectionUpcalls;
+import io.jrnic.verbs.spi.ListenerSpi;
+import io.jrnic.verbs.spi.ListenerUpcalls;
+import io.jrnic.verbs.spi.QpSpi;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+
+/** The connection manager back end (librdmacm model): listeners and connections over the device's transport. */
+final class SoftCm implements CmSpi {
+    private final SoftDevice device;
+    private final List<SoftListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<SoftConnection> connections = new CopyOnWriteArrayList<>();
+
+    SoftCm(SoftDevice device) {
+        this.device = device;
+    }
+
+    @Override
+    public ListenerSpi listen(InetSocketAddress local, ConnectOptions options, ListenerUpcalls up) throws IOException {
+        MpaConfig cfg = config(options, false);
+        SoftListener l;
+        try {
+            l = device.transport().listen(local, cfg, req -> up.connectRequest(new Request(req, options)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding " + local, e);
+        } catch (RuntimeException e) {
+            throw new IOException("cannot listen on " + local + ": " + e.getMessage(), e);
+        }
+        listeners.add(l);
+        return new ListenerSpi() {
+            @Override
+            public InetSocketAddress localAddress() {
+                return l.localAddress();
+            }
+
+            @Override
+            public void close() {
+                listeners.remove(l);
+                l.close();
+            }
+        };
+    }
+
+    @Override
+    public ConnectionSpi connect(InetSocketAddress remote, QpSpi qp, ConnectOptions options, ConnectionUpcalls up) {
+        SoftConnection c = device.transport().connect(remote, config(options, true), ((SoftQp) qp).engine(),
+                events(up));
+        connections.add(c);
+        return connectionSpi(c);
+    }
+
+    private ConnectionSpi connectionSpi(SoftConnection c) {
+        return new ConnectionSpi() {
+            @Override
+            public InetSocketAddress localAddress() {
+                return c.channel() == null ? null : (InetSocketAddress) c.channel().localAddress();
+            }
+
+            @Override
+            public void disconnect() {
+                c.disconnect();
+            }
+
+            @Override
+            public void abort() {
+                c.abort();
+            }
+        };
+    }
+
+    private ConnectionEvents events(ConnectionUpcalls up) {
+        return new ConnectionEvents() {
+            @Override
+            public void established(StreamParams params, MpaParameters negotiated) {
+                up.established(params(negotiated));
+            }
+
+            @Override
+            public void rejected(byte[] peerPrivateData) {
+                up.rejected(peerPrivateData);
+            }
+
+            @Override
+            public void failed(CmFailure failure, String detail) {
+                Throwable cause = failure == CmFailure.TIMEOUT ? new TimeoutException(detail)
+                        : failure == CmFailure.UNREACHABLE ? new ConnectException(detail) : new IOException(detail);
+                up.failed(CmEventType.valueOf(failure.name()), cause);
+            }
+
+            @Override
+            public void disconnected() {
+                up.disconnected();
+            }
+        };
+    }
+
+    private static ConnectionParams params(MpaParameters p) {
+        Set<RtrType> rtr = p.rtrType() == io.jrnic.mpa.RtrType.NONE ? Set.of()
+                : Set.of(RtrType.valueOf(p.rtrType().name()));
+        return new ConnectionParams(p.revision(), p.crc(), p.markersRx(), p.localIrd(), p.localOrd(), p.p2p(), rtr,
+                p.peerPrivateData());
+    }
+
+    /**
+     * MPA options from the API's (RFC 6581: IRD/ORD relaxed like siw). A responder always allows
+     * peer-to-peer mode when the initiator asks, answering with a WRITE RTR if offered, else READ
+     * (a zero-length SEND RTR would consume one of the responder's receives: not chosen).
+     */
+    private MpaConfig config(ConnectOptions o, boolean initiator) {
+        List<io.jrnic.mpa.RtrType> rtr = new ArrayList<>();
+        for (RtrType t : new RtrType[] {RtrType.WRITE, RtrType.READ, RtrType.SEND}) {
+            if (initiator ? o.rtrTypes().contains(t) : t != RtrType.SEND) {
+                rtr.add(io.jrnic.mpa.RtrType.valueOf(t.name()));
+            }
+        }
+        int maxIrd = Math.max(device.attributes().maxIrd(), o.ird());
+        MpaOptions mpa = MpaOptions.builder().revision(o.mpaRevision()).crc(o.crc() ? CrcMode.WANTED : CrcMode.OFF)
+                .markersRx(o.markers()).ird(o.ird()).ord(o.ord()).maxIrd(Math.min(maxIrd, MpaV2Words.MAX_VALUE))
+                .relaxedIrdOrd(true).p2p(initiator ? o.isPeerToPeer() : o.mpaRevision() == 2)
+                .rtrTypes(rtr.toArray(new io.jrnic.mpa.RtrType[0])).privateData(o.privateData())
+                .maxPrivateData(o.privateDataCap())
+                .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();
+        return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
+                o.mpaRequestTimeout().toMillis());
+    }
+
+    @Override
+    public void close() {
+        for (SoftListener l : listeners) {
+            l.close();
+        }
+        for (SoftConnection c : connections) {
+            c.abort();
+        }
+        listeners.clear();
+        connections.clear();
+    }
+
+    /** A pending passive connection seen by the API. */
+    private final class Request implements ConnectRequestSpi {
+        private final PendingRequest req;
+        private final ConnectOptions listenerOptions;
+
+        Request(PendingRequest req, ConnectOptions listenerOptions) {
+            this.req = req;
+            this.listenerOptions = listenerOptions;
+        }
+
+        @Override
+        public InetSocketAddress localAddress() {
+            return req.localAddress();
+        }
+
+        @Override
+        public InetSocketAddress remoteAddress() {
+            return req.remoteAddress();
+        }
+
+        @Override
+        public ConnectionParams offered() {
+            MpaSetupFrame f = req.request();
+            MpaV2Words w = f.v2Words();
+            EnumSet<RtrType> rtr = EnumSet.noneOf(RtrType.class);
+            if (w != null && w.p2p()) {
+                for (RtrType t : RtrType.values()) {
+                    if (w.offers(io.jrnic.mpa.RtrType.valueOf(t.name()))) {
+                        rtr.add(t);
+                    }
+                }
+            }
+            return new ConnectionParams(f.revision(), f.crc(), f.markers(), w == null ? 0 : w.ird(),
+                    w == null ? 0 : w.ord(), w != null && w.p2p(), rtr, f.privateData());
+        }
+
+        @Override
+        public ConnectionSpi accept(QpSpi qp, AcceptOptions options, ConnectionUpcalls up) {
+            int ird = options.ird() < 0 ? listenerOptions.ird() : options.ird();
+            int ord = options.ord() < 0 ? listenerOptions.ord() : options.ord();
+            SoftConnection c = req.accept(((SoftQp) qp).engine(), options.privateData(), ird, ord, events(up));
+            connections.add(c);
+            return connectionSpi(c);
+        }
+
+        @Override
+        public void reject(byte[] privateData) {
+            req.reject(privateData);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.jrnic.soft;
+
+import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.soft.net.SoftTransport;
+import io.jrnic.verbs.DeviceAttributes;
+import io.jrnic.verbs.DeviceCapability;
+import io.jrnic.verbs.spi.CmSpi;
+import io.jrnic.verbs.spi.DeviceSpi;
+import io.jrnic.verbs.spi.DeviceUpcalls;
+import io.jrnic.verbs.spi.PdSpi;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** One soft RNIC: an STag table, an event loop group, limits close to Linux siw's (plus RFC 7306 and markers). */
+final class SoftDevice implements DeviceSpi {
+    private final DeviceAttributes attributes;
+    private final MemoryTable table;
+    private final SoftTransport transport;
+    private final AtomicLong pdIds = new AtomicLong();
+
+    SoftDevice(String name, int threads, boolean epoll, DeviceUpcalls upcalls) {
+        this.transport = new SoftTransport(threads, epoll);
+        this.attributes = DeviceAttributes.builder()
+                .vendor("jrnic soft RNIC " + name + " (" + transport.transportName() + ")")
+                .maxMw(0).maxSrq(0).maxSrqWr(0)
+                .capability(DeviceCapability.SHARED_RECEIVE_QUEUE, false)
+                .capability(DeviceCapability.FAST_REGISTRATION, true)
+                .capability(DeviceCapability.ATOMICS, true)
+                .capability(DeviceCapability.IMMEDIATE_DATA, true)
+                .capability(DeviceCapability.MARKERS, true)
+                .build();
+        this.table = new MemoryTable(attributes.maxMr() + 64);
+    }
+
+    @Override
+    public DeviceAttributes attributes() {
+        return attributes;
+    }
+
+    MemoryTable table() {
+        return table;
+    }
+
+    SoftTransport transport() {
+        return transport;
+    }
+
+    @Override
+    public PdSpi allocatePd() {
+        return new SoftPd(this, pdIds.incrementAndGet());
+    }
+
+    @Override
+    public CmSpi connectionManager() {
+        return new SoftCm(this);
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+}

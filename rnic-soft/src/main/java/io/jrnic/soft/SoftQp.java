@@ -1,0 +1,183 @@
+package io.jrnic.soft;
+
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.soft.engine.LocalOperationException;
+import io.jrnic.soft.engine.QpEngine;
+import io.jrnic.soft.engine.QpListener;
+import io.jrnic.soft.engine.RecvInfo;
+import io.jrnic.soft.engine.RqEntry;
+import io.jrnic.soft.engine.Sgl;
+import io.jrnic.soft.engine.SqEntry;
+import io.jrnic.soft.engine.SqOpcode;
+import io.jrnic.soft.engine.Status;
+import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.soft.mem.SoftRegion;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionOpcode;
+import io.jrnic.verbs.CompletionStatus;
+import io.jrnic.verbs.IllegalQpTransitionException;
+import io.jrnic.verbs.Memory;
+import io.jrnic.verbs.MemoryRegion;
+import io.jrnic.verbs.QpTrigger;
+import io.jrnic.verbs.RecvWr;
+import io.jrnic.verbs.SendWr;
+import io.jrnic.verbs.TerminateInfo;
+import io.jrnic.verbs.WorkRequest;
+import io.jrnic.verbs.spi.QpSpec;
+import io.jrnic.verbs.spi.QpSpi;
+import io.jrnic.verbs.spi.QpUpcalls;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * A queue pair's provider part: translates the API's lent work requests into engine entries (SGEs
+ * resolved in the STag table, inline payloads copied at post time) and the engine's reports into
+ * upcalls (completions, QP triggers with the Terminate triple).
+ */
+final class SoftQp implements QpSpi, QpListener {
+    private final SoftPd pd;
+    private final QpUpcalls up;
+    private final QpEngine engine;
+    private final Completion completion = new Completion();
+
+    SoftQp(SoftPd pd, QpSpec spec, QpUpcalls up) {
+        this.pd = pd;
+        this.up = up;
+        this.engine = new QpEngine(pd.device.table(), pd.id, spec.maxSendWr(), spec.maxRecvWr(), this);
+    }
+
+    QpEngine engine() {
+        return engine;
+    }
+
+    @Override
+    public void postSend(SendWr[] wrs, int offset, int count) {
+        for (int i = 0; i < count; i++) {
+            engine.postSend(entry(wrs[offset + i]));
+        }
+    }
+
+    @Override
+    public void postRecv(RecvWr[] wrs, int offset, int count) {
+        for (int i = 0; i < count; i++) {
+            RecvWr wr = wrs[offset + i];
+            RqEntry e = new RqEntry(wr);
+            resolve(wr, e.sgl);
+            engine.postRecv(e);
+        }
+    }
+
+    private SqEntry entry(SendWr wr) {
+        SqEntry e = new SqEntry(wr, SqOpcode.valueOf(wr.opcode().name()));
+        e.signaled = wr.isSignaled();
+        e.fence = wr.isFenced();
+        e.solicited = wr.isSolicited();
+        e.remoteStag = wr.remoteStag();
+        e.remoteTo = wr.remoteTo();
+        e.invalidateStag = wr.invalidateStag();
+        e.compareAdd = wr.compareAdd();
+        e.swap = wr.swap();
+        e.immediateData = wr.immediateData();
+        if (wr.isInline()) {
+            ByteBuf copy = Unpooled.wrappedBuffer(new byte[(int) wr.totalLength()]).clear();
+            Sgl tmp = resolve(wr, new Sgl());
+            tmp.gather(0, (int) wr.totalLength(), copy);
+            e.sgl.add(SoftRegion.scratch(copy), 0, copy.capacity());
+        } else {
+            resolve(wr, e.sgl);
+        }
+        switch (wr.opcode()) {
+            case REG_MR -> e.localAction = () -> fastRegister(wr);
+            case LOCAL_INVALIDATE -> e.localAction = () -> localInvalidate(wr.invalidateStag());
+            default -> {
+            }
+        }
+        return e;
+    }
+
+    private Sgl resolve(WorkRequest wr, Sgl sgl) {
+        MemoryTable t = pd.device.table();
+        for (int i = 0; i < wr.sgeCount(); i++) {
+            SoftRegion r = t.lookup(wr.sgeRegion(i).stag());
+            sgl.add(r == null ? MemoryTable.invalidEntry() : r, wr.sgeOffset(i), wr.sgeLength(i));
+        }
+        return sgl;
+    }
+
+    /** REG_MR (RDMAC verbs fast registration): maps the memory into the fast-reg entry, with the new key. */
+    private void fastRegister(SendWr wr) {
+        MemoryRegion mr = wr.fastRegRegion();
+        SoftRegion r = pd.device.table().lookup(mr.stag());
+        if (r == null || r.kind() != SoftRegion.Kind.FAST_REG || r.pdId() != pd.id
+                || wr.fastRegMemory().length() > mr.maxFastRegLength()) {
+            throw new LocalOperationException(Status.LOCAL_PROTECTION_ERROR, "not a fast-reg region of this PD");
+        }
+        Memory m = wr.fastRegMemory();
+        r.map(m.view(), 0, m.length(), wr.isFastRegZeroBased() ? 0 : wr.fastRegBase(), wr.fastRegAccess(),
+                wr.fastRegKey(), null);
+        ((SoftMr) r.attachment).memory = m;
+    }
+
+    /** LOCAL_INVALIDATE: the STag of this PD stops working. */
+    private void localInvalidate(int stag) {
+        SoftRegion r = pd.device.table().lookup(stag);
+        if (r == null || !r.valid() || r.pdId() != pd.id) {
+            throw new LocalOperationException(Status.LOCAL_PROTECTION_ERROR, "STag cannot be invalidated");
+        }
+        r.invalidate();
+    }
+
+    @Override
+    public void modify(QpTrigger consumerTrigger) {
+        switch (consumerTrigger) {
+            case MODIFY_TO_ERROR -> engine.abort();
+            case RESET_TO_IDLE -> engine.reset();
+            default -> throw new IllegalArgumentException("not a consumer trigger: " + consumerTrigger);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (engine.state() != QpEngine.State.IDLE && engine.state() != QpEngine.State.ERROR) {
+            engine.abort();
+        }
+    }
+
+    // ---------------------------------------------------------------- engine reports
+
+    @Override
+    public void transition(io.jrnic.soft.engine.Trigger trigger, Terminate t, boolean received) {
+        try {
+            up.transition(QpTrigger.valueOf(trigger.name()), info(t, received));
+        } catch (IllegalQpTransitionException e) {
+            // the consumer moved the QP meanwhile (e.g. to ERROR): its state stands
+        }
+    }
+
+    @Override
+    public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
+        Completion c = completion.clear().status(CompletionStatus.valueOf(status.name())).byteLength(byteLength);
+        c.terminate(info(t, received));
+        return up.sendDone((SendWr) e.token, c);
+    }
+
+    @Override
+    public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
+        Completion c = completion.clear().status(CompletionStatus.valueOf(status.name()))
+                .byteLength(info.byteLength)
+                .opcode(info.immediate ? CompletionOpcode.RECV_IMMEDIATE : CompletionOpcode.RECV)
+                .solicited(info.solicited);
+        if (info.immediate) {
+            c.immediateData(info.immediateData);
+        }
+        if (info.invalidated) {
+            c.invalidatedStag(info.invalidatedStag);
+        }
+        c.terminate(info(info.terminate, info.terminateReceived));
+        return up.recvDone((RecvWr) e.token, c);
+    }
+
+    private static TerminateInfo info(Terminate t, boolean received) {
+        return t == null ? null : new TerminateInfo(t.layer(), t.errorType(), t.errorCode(), received);
+    }
+}

@@ -1,0 +1,471 @@
+package io.jrnic.soft.engine;
+
+import io.jrnic.ddp.UntaggedReceiver;
+import io.jrnic.rdmap.RdmapError;
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.soft.mem.MemoryTable;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DuplexChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One queue pair's protocol engine: the send queue, the receive queue, the inbound Read queue (IRD)
+ * and the outbound Read/Atomic queue (ORD), the QP state as the wire drives it (RDMAC verbs section
+ * 6.2), and the Terminate/flush rules of RFC 5040 section 6. Posting is thread-safe (many threads);
+ * everything else runs on the event loop of the stream the QP is bound to.
+ */
+public final class QpEngine {
+    /** Engine-side QP state (mirrors {@code io.jrnic.verbs.QpState}). */
+    public enum State { IDLE, RTS, CLOSING, TERMINATE, ERROR }
+
+    /** How long the stream may stay half-open after a Terminate was sent. */
+    static final long TERMINATE_CLOSE_MILLIS = 2_000;
+
+    final MemoryTable table;
+    final long pdId;
+    final QpListener listener;
+    final int sqDepth;
+    final int rqDepth;
+
+    private final ConcurrentLinkedQueue<SqEntry> sqIncoming = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<RqEntry> rqIncoming = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::drainAndPump;
+
+    // event loop state
+    volatile State state = State.IDLE;
+    private volatile EventLoop loop;
+    Channel channel;
+    StreamParams params;
+    Transmitter tx;
+    Receiver rx;
+    /** Posted, not retired, posting order. */
+    final ArrayDeque<SqEntry> sq = new ArrayDeque<>();
+    /** Posted, not yet started. */
+    final ArrayDeque<SqEntry> sqPending = new ArrayDeque<>();
+    /** Read Requests / Atomic Requests sent, response awaited (ORD), in order. */
+    final ArrayDeque<SqEntry> outstandingReads = new ArrayDeque<>();
+    /** Inbound Read / Atomic Requests accepted (IRD), in order. */
+    final ArrayDeque<ReadJob> inboundReads = new ArrayDeque<>();
+    UntaggedReceiver untagged;
+    private final RqEntry[] rqRing;
+    private long rqHead;
+    private long rqTail;
+    private final RecvInfo recvInfo = new RecvInfo();
+    /** Responder: no FPDU may be sent before the initiator's first FPDU arrives (RFC 5044 section 7.1). */
+    boolean txGated;
+    /** Initiator: RTR (or the first-FPDU delay) still pending. */
+    boolean rtrPending;
+    boolean rxStopped;
+    /** Initiator: the zero-length READ RTR's response is still due. */
+    boolean rtrReadPending;
+    private Runnable firstFpduCallback;
+    private boolean closeRequested;
+
+    public QpEngine(MemoryTable table, long pdId, int sqDepth, int rqDepth, QpListener listener) {
+        this.table = table;
+        this.pdId = pdId;
+        this.sqDepth = Math.max(1, sqDepth);
+        this.rqDepth = Math.max(1, rqDepth);
+        this.listener = listener;
+        this.untagged = new UntaggedReceiver(1, this.rqDepth);
+        this.rqRing = new RqEntry[this.rqDepth];
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public long pdId() {
+        return pdId;
+    }
+
+    public MemoryTable table() {
+        return table;
+    }
+
+    /** The stream's parameters once bound, else null. */
+    public StreamParams params() {
+        return params;
+    }
+
+    // ---------------------------------------------------------------- posting (any thread)
+
+    /** Queues a send work request; it runs in posting order once the QP is bound to a stream. */
+    public void postSend(SqEntry e) {
+        sqIncoming.add(e);
+        scheduleDrain();
+    }
+
+    /** Queues a receive; incoming untagged messages consume receives in posting order (RFC 5041 section 5.3). */
+    public void postRecv(RqEntry e) {
+        rqIncoming.add(e);
+        scheduleDrain();
+    }
+
+    private void scheduleDrain() {
+        EventLoop l = loop;
+        if (l != null && drainScheduled.compareAndSet(false, true)) {
+            l.execute(drainTask);
+        }
+    }
+
+    private void drainAndPump() {
+        drainScheduled.set(false);
+        drainRecvs();
+        drainSends();
+        if (state == State.ERROR) {
+            flushAll();
+        } else if (tx != null) {
+            tx.pump();
+        }
+    }
+
+    void drainSends() {
+        SqEntry e;
+        while ((e = sqIncoming.poll()) != null) {
+            sq.add(e);
+            sqPending.add(e);
+        }
+    }
+
+    /** Moves posted receives into the DDP untagged receiver (QN 0). */
+    void drainRecvs() {
+        while (rqTail - rqHead < rqDepth) {
+            RqEntry e = rqIncoming.poll();
+            if (e == null) {
+                return;
+            }
+            rqRing[(int) (rqTail % rqDepth)] = e;
+            untagged.postBuffer(0, rqTail, e.sgl.total());
+            rqTail++;
+        }
+    }
+
+    RqEntry rqEntry(long seq) {
+        return rqRing[(int) (seq % rqDepth)];
+    }
+
+    /** The posted receive that message {@code msn} of QN 0 goes to, or null when none is posted. */
+    RqEntry rqEntryForMsn(long msn) {
+        long d = (msn - untagged.expectedMsn(0)) & 0xFFFF_FFFFL;
+        return d < rqTail - rqHead ? rqEntry(rqHead + d) : null;
+    }
+
+    // ---------------------------------------------------------------- binding
+
+    /**
+     * Binds the QP to an MPA stream whose set-up is complete: installs the data-phase handlers after
+     * {@code afterHandler} (removed), moves to RTS and reports CONNECTED. Runs on the channel's loop.
+     *
+     * @param leftover bytes that followed the set-up frame (fed to the Receiver); released here
+     * @param onFirstFpdu run when the first FPDU arrives (responder: the stream is in RDMA mode)
+     */
+    public void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
+        if (state != State.IDLE) {
+            if (leftover != null) {
+                leftover.release();
+            }
+            throw new IllegalStateException("QP is " + state + ", not IDLE");
+        }
+        this.channel = ch;
+        this.loop = ch.eventLoop();
+        this.params = p;
+        this.tx = new Transmitter(this, ch, p);
+        this.rx = new Receiver(this, p);
+        this.txGated = !p.initiator();
+        this.rtrPending = p.initiator() && (p.rtr() != io.jrnic.mpa.RtrType.NONE || p.firstFpduDelayMillis() > 0);
+        this.firstFpduCallback = onFirstFpdu;
+        this.rxStopped = false;
+        this.rtrReadPending = false;
+        this.closeRequested = false;
+        this.untagged = new UntaggedReceiver(1, rqDepth);
+        for (long s = rqHead; s < rqTail; s++) {
+            untagged.postBuffer(0, s, rqEntry(s).sgl.total());
+        }
+        ChannelPipeline pl = ch.pipeline();
+        pl.replace(afterHandler, "receiver", rx);
+        state = State.RTS;
+        listener.transition(Trigger.CONNECTED, null, false);
+        drainRecvs();
+        drainSends();
+        if (p.initiator()) {
+            if (p.firstFpduDelayMillis() > 0) {
+                loop.schedule(this::sendRtr, p.firstFpduDelayMillis(), TimeUnit.MILLISECONDS);
+            } else {
+                sendRtr();
+            }
+        }
+        if (leftover != null) {
+            try {
+                if (leftover.isReadable()) {
+                    rx.feed(leftover);
+                }
+            } finally {
+                leftover.release();
+            }
+        }
+        scheduleDrain();
+    }
+
+    private void sendRtr() {
+        if (state != State.RTS && state != State.CLOSING) {
+            return;
+        }
+        rtrPending = false;
+        tx.sendRtr(params.rtr());
+        tx.pump();
+    }
+
+    /** The initiator's first FPDU arrived: the responder may transmit (RFC 5044 section 7.1). */
+    void firstFpduReceived() {
+        if (txGated) {
+            txGated = false;
+            Runnable cb = firstFpduCallback;
+            firstFpduCallback = null;
+            if (cb != null) {
+                cb.run();
+            }
+        }
+    }
+
+    boolean txOpen() {
+        return (state == State.RTS || state == State.CLOSING) && !txGated && !rtrPending;
+    }
+
+    // ---------------------------------------------------------------- retirement
+
+    /** Retires finished send WRs from the head, in posting order. */
+    void retireSends() {
+        SqEntry e;
+        while ((e = sq.peek()) != null && e.done) {
+            sq.poll();
+            boolean ok = listener.sendRetired(e, e.status, e.byteLength, null, false);
+            if (!ok && (state == State.RTS || state == State.CLOSING)) {
+                terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
+                return;
+            }
+        }
+        if (closeRequested && sq.isEmpty() && state == State.CLOSING) {
+            tx.flushNow();
+            channel.close();
+        }
+    }
+
+    /** Hands completed receives of QN 0 back in MSN order. */
+    void retireRecvs() {
+        while (untagged.pollCompletion(0, rx.untaggedCompletion)) {
+            RqEntry e = rqEntry(rqHead);
+            rqRing[(int) (rqHead % rqDepth)] = null;
+            rqHead++;
+            RecvInfo info = recvInfo.clear();
+            info.byteLength = (int) rx.untaggedCompletion.messageLength();
+            e.fillInfo(info);
+            boolean ok = listener.recvRetired(e, Status.SUCCESS, info);
+            if (!ok && (state == State.RTS || state == State.CLOSING)) {
+                terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
+                return;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- errors (RFC 5040 section 6)
+
+    /**
+     * This side found an error: send {@code t}, enter TERMINATE, retire {@code failingRq} with
+     * {@code rqStatus} when it is the oldest receive, close the stream (then ERROR and flush).
+     */
+    void terminate(Terminate t, RqEntry failingRq, Status rqStatus) {
+        if (state != State.RTS && state != State.CLOSING) {
+            return;
+        }
+        rxStopped = true;
+        state = State.TERMINATE;
+        tx.sendTerminate(t);
+        listener.transition(Trigger.TERMINATE_SENT, t, false);
+        if (failingRq != null && rqHead < rqTail && rqEntry(rqHead) == failingRq) {
+            retireOldestRecv(rqStatus, t, false);
+        }
+        closeAfterTerminate();
+    }
+
+    /**
+     * RFC 5040 section 6: the stream closes after a Terminate. Closing at once with unread input would
+     * reset the connection and could destroy the Terminate in flight, so the output is shut (FIN after
+     * the Terminate), input is discarded until the peer closes, and a timer closes in any case.
+     */
+    private void closeAfterTerminate() {
+        if (channel instanceof DuplexChannel d && d.isActive()) {
+            d.shutdownOutput();
+            loop.schedule(() -> {
+                channel.close();
+            }, TERMINATE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            channel.close();
+        }
+    }
+
+    private void retireOldestRecv(Status status, Terminate t, boolean received) {
+        RqEntry e = rqEntry(rqHead);
+        rqRing[(int) (rqHead % rqDepth)] = null;
+        rqHead++;
+        untagged.pollFlush(0, rx.untaggedCompletion);
+        RecvInfo info = recvInfo.clear();
+        info.byteLength = (int) rx.untaggedCompletion.messageLength();
+        info.terminate = t;
+        info.terminateReceived = received;
+        listener.recvRetired(e, status, info);
+    }
+
+    /** A Terminate arrived (RFC 5040 section 4.8): ERROR, the WR it names fails, the rest flush. */
+    void terminateReceived(Terminate t) {
+        if (state != State.RTS && state != State.CLOSING && state != State.TERMINATE) {
+            return;
+        }
+        rxStopped = true;
+        state = State.ERROR;
+        listener.transition(Trigger.TERMINATE_RECEIVED, t, true);
+        SqEntry head = sq.peek();
+        if (head != null && TerminateMatch.names(t, head)) {
+            sq.poll();
+            sqPending.remove(head);
+            outstandingReads.remove(head);
+            listener.sendRetired(head, Status.ofReceivedTerminate(t.layer(), t.errorType()), 0, t, true);
+        }
+        flushAll();
+        channel.close();
+    }
+
+    /** The TCP stream closed (RFC 5040 section 6: LLP close or loss). */
+    void streamClosed() {
+        switch (state) {
+            case TERMINATE -> {
+                state = State.ERROR;
+                listener.transition(Trigger.TERMINATE_DONE, null, false);
+                flushAll();
+            }
+            case RTS, CLOSING -> {
+                boolean clean = sq.isEmpty() && sqIncoming.isEmpty();
+                if (clean) {
+                    if (state == State.RTS) {
+                        state = State.CLOSING;
+                        listener.transition(Trigger.CLOSE_STARTED, null, false);
+                    }
+                    state = State.IDLE;
+                    listener.transition(Trigger.CLOSE_COMPLETED, null, false);
+                    flushRecvs();
+                } else {
+                    state = State.ERROR;
+                    listener.transition(Trigger.LLP_ERROR, null, false);
+                    flushAll();
+                }
+            }
+            default -> {
+            }
+        }
+        if (tx != null) {
+            tx.releaseBuffers();
+        }
+    }
+
+    /** Consumer disconnect (RFC 5040 section 6: orderly close): CLOSING, then close once the SQ drained. */
+    public void disconnect() {
+        EventLoop l = loop;
+        if (l == null) {
+            return;
+        }
+        l.execute(() -> {
+            if (state == State.RTS) {
+                state = State.CLOSING;
+                listener.transition(Trigger.CLOSE_STARTED, null, false);
+                closeRequested = true;
+                retireSends();
+            }
+        });
+    }
+
+    /**
+     * The consumer moved the QP to ERROR (state already applied by the caller): send a Terminate if
+     * connected (RDMAP local catastrophic), close the stream, flush every WR with WR_FLUSH_ERROR.
+     */
+    public void abort() {
+        EventLoop l = loop;
+        if (l == null) {
+            state = State.ERROR;
+            flushAll();
+            return;
+        }
+        l.execute(() -> {
+            State s = state;
+            state = State.ERROR;
+            flushAll();
+            if ((s == State.RTS || s == State.CLOSING) && channel.isActive()) {
+                rxStopped = true;
+                tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
+                closeAfterTerminate();
+            } else {
+                channel.close();
+            }
+        });
+    }
+
+    /** Forgets the stream after RESET_TO_IDLE (queues are empty). */
+    public void reset() {
+        state = State.IDLE;
+    }
+
+    /** Retires every remaining send and receive with WR_FLUSH_ERROR, in posting order. */
+    void flushAll() {
+        drainSends();
+        SqEntry e;
+        while ((e = sq.poll()) != null) {
+            listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
+        }
+        while ((e = sqIncoming.poll()) != null) {
+            listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
+        }
+        sqPending.clear();
+        outstandingReads.clear();
+        inboundReads.clear();
+        flushRecvs();
+    }
+
+    private void flushRecvs() {
+        while (rqHead < rqTail) {
+            RqEntry e = rqEntry(rqHead);
+            rqRing[(int) (rqHead % rqDepth)] = null;
+            rqHead++;
+            listener.recvRetired(e, Status.WR_FLUSH_ERROR, recvInfo.clear());
+        }
+        RqEntry r;
+        while ((r = rqIncoming.poll()) != null) {
+            listener.recvRetired(r, Status.WR_FLUSH_ERROR, recvInfo.clear());
+        }
+        if (rx != null) {
+            while (untagged.pollFlush(0, rx.untaggedCompletion)) {
+                // bookkeeping only: the entries were retired above
+            }
+        }
+    }
+
+    /** Runs {@code r} on the QP's event loop (or now, when never bound). */
+    public void execute(Runnable r) {
+        EventLoop l = loop;
+        if (l == null) {
+            r.run();
+        } else {
+            l.execute(r);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "QpEngine[" + state + " pd=" + pdId + " sq=" + sq.size() + " rq=" + (rqTail - rqHead) + "]";
+    }
+}

@@ -1,0 +1,379 @@
+package io.jrnic.soft.engine;
+
+import io.jrnic.ddp.DdpControl;
+import io.jrnic.ddp.DdpError;
+import io.jrnic.ddp.TaggedHeader;
+import io.jrnic.ddp.UntaggedCompletion;
+import io.jrnic.ddp.UntaggedHeader;
+import io.jrnic.ddp.UntaggedPlacement;
+import io.jrnic.mpa.CrcCheck;
+import io.jrnic.mpa.FpduDecoder;
+import io.jrnic.mpa.FpduListener;
+import io.jrnic.mpa.IwarpError;
+import io.jrnic.mpa.LlpError;
+import io.jrnic.rdmap.AtomicRequestHeader;
+import io.jrnic.rdmap.AtomicResponseHeader;
+import io.jrnic.rdmap.ImmediateDataHeader;
+import io.jrnic.rdmap.MalformedTerminateException;
+import io.jrnic.rdmap.RdmapError;
+import io.jrnic.rdmap.RdmapOpcode;
+import io.jrnic.rdmap.RdmapValidator;
+import io.jrnic.rdmap.ReadRequestHeader;
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.rdmap.TerminateDecoder;
+import io.jrnic.rdmap.TerminateHeader;
+import io.jrnic.soft.mem.AccessFlags;
+import io.jrnic.soft.mem.RemoteAccess;
+import io.jrnic.soft.mem.SoftRegion;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * The receiving half of a stream, the data-phase handler that replaces the MPA handshake: bytes ->
+ * {@link FpduDecoder} (framing, markers, CRC checked before anything is placed, RFC 5044 sections 4-6)
+ * -> {@link RdmapValidator} (RFC 5040 section 7) -> placement straight into the target memory: tagged
+ * segments by STag/TO (RFC 5041 section 5.3), untagged ones into posted receives by MSN/MO; Read and
+ * Atomic Requests are checked and queued within IRD for the {@link Transmitter}; a received Terminate
+ * fails the QP. Every violation is answered with the Terminate the reference table names.
+ */
+final class Receiver extends ChannelInboundHandlerAdapter implements FpduListener {
+    private final QpEngine qp;
+    private final FpduDecoder decoder;
+    private final RdmapValidator validator = new RdmapValidator(true);
+    private final RemoteAccess access;
+    private final UntaggedPlacement placement = new UntaggedPlacement();
+    final UntaggedCompletion untaggedCompletion = new UntaggedCompletion();
+    private long expectedRequestMsn = 1;
+    private long expectedAtomicResponseMsn = 1;
+
+    Receiver(QpEngine qp, StreamParams p) {
+        this.qp = qp;
+        this.decoder = new FpduDecoder(p.crc(), p.markersRx(), this);
+        this.access = new RemoteAccess(qp.table, qp.pdId);
+    }
+
+    /** Decoder counters (CRC errors, edge-marker readings) for tools. */
+    FpduDecoder decoder() {
+        return decoder;
+    }
+
+    void feed(ByteBuf in) {
+        qp.drainRecvs();
+        decoder.feed(in);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        try {
+            if (!qp.rxStopped) {
+                feed(in);
+            }
+        } finally {
+            in.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (qp.tx != null) {
+            qp.tx.pump();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            qp.tx.pump();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        qp.streamClosed();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+
+    @Override
+    public void onError(LlpError error, long streamOffset, String detail) {
+        // RFC 5044 section 8: CRC or marker error; nothing of the FPDU is trusted, so no header attached
+        qp.terminate(Terminate.of(error), null, null);
+    }
+
+    @Override
+    public void onFpdu(ByteBuf ulpdu, long fpduStreamOffset, CrcCheck crc) {
+        if (qp.rxStopped) {
+            return;
+        }
+        int at = ulpdu.readerIndex();
+        int len = ulpdu.readableBytes();
+        IwarpError e = validator.validate(ulpdu, at, len);
+        if (e != null) {
+            reject(e, ulpdu, at, len, null, null);
+            return;
+        }
+        qp.firstFpduReceived();
+        RdmapOpcode op = validator.opcode();
+        switch (op) {
+            case RDMA_WRITE -> write(ulpdu, at, len);
+            case RDMA_READ_RESPONSE -> readResponse(ulpdu, at, len);
+            case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA,
+                    IMMEDIATE_DATA_WITH_SE -> untagged(op, ulpdu, at, len);
+            case RDMA_READ_REQUEST -> readRequest(ulpdu, at, len);
+            case ATOMIC_REQUEST -> atomicRequest(ulpdu, at, len);
+            case ATOMIC_RESPONSE -> atomicResponse(ulpdu, at, len);
+            case TERMINATE -> terminate(ulpdu, at, len);
+            default -> reject(RdmapError.UNEXPECTED_OPCODE, ulpdu, at, len, null, null);
+        }
+    }
+
+    /** Sends the Terminate for a segment (RFC 5040 section 4.8: D with the DDP header, R for a Read Request). */
+    private void reject(IwarpError e, ByteBuf buf, int at, int len, RqEntry failing, Status failingStatus) {
+        Terminate t = Terminate.of(e);
+        if (len >= DdpControl.LENGTH && len >= DdpControl.headerLength(buf.getUnsignedShort(at))) {
+            t = t.withDdpSegment(buf, at, len, true);
+            boolean readRequest = !DdpControl.isTagged(buf.getUnsignedShort(at))
+                    && (buf.getUnsignedShort(at) & DdpControl.OPCODE_MASK) == RdmapOpcode.RDMA_READ_REQUEST.code();
+            if (readRequest && len >= UntaggedHeader.HEADER_LENGTH + ReadRequestHeader.LENGTH) {
+                t = t.withRdmapHeader(buf, at + UntaggedHeader.HEADER_LENGTH);
+            }
+        }
+        qp.terminate(t, failing, failingStatus);
+    }
+
+    /** RDMA Write (RFC 5040 section 4.3): tagged placement into a region with REMOTE_WRITE. */
+    private void write(ByteBuf buf, int at, int len) {
+        int payload = len - TaggedHeader.HEADER_LENGTH;
+        IwarpError e = access.checkTaggedSink(buf.getUnsignedShort(at), TaggedHeader.stag(buf, at),
+                TaggedHeader.taggedOffset(buf, at), payload, AccessFlags.REMOTE_WRITE);
+        if (e != null) {
+            reject(e, buf, at, len, null, null);
+            return;
+        }
+        place(access.region(), access.regionOffset(), buf, at + TaggedHeader.HEADER_LENGTH, payload);
+    }
+
+    private static void place(SoftRegion r, long regionOffset, ByteBuf src, int srcIndex, int length) {
+        if (r != null && length > 0) {
+            r.memory().setBytes(r.memoryOffset() + (int) regionOffset, src, srcIndex, length);
+        }
+    }
+
+    /** Read Response (RFC 5040 section 4.5): into the sink of the oldest outstanding Read, in order. */
+    private void readResponse(ByteBuf buf, int at, int len) {
+        if (qp.rtrReadPending) {
+            // the answer to our zero-length READ RTR (RFC 6581 section 5)
+            if (len == TaggedHeader.HEADER_LENGTH && DdpControl.isLast(buf.getUnsignedShort(at))) {
+                qp.rtrReadPending = false;
+            } else {
+                reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
+            }
+            return;
+        }
+        SqEntry head = qp.outstandingReads.peek();
+        if (head == null || head.opcode != SqOpcode.RDMA_READ) {
+            reject(RdmapError.UNEXPECTED_OPCODE, buf, at, len, null, null);
+            return;
+        }
+        int control = buf.getUnsignedShort(at);
+        int stag = TaggedHeader.stag(buf, at);
+        long to = TaggedHeader.taggedOffset(buf, at);
+        int payload = len - TaggedHeader.HEADER_LENGTH;
+        boolean hasSink = head.sgl.count() > 0;
+        int sinkStag = hasSink ? head.sgl.region(0).stag() : 0;
+        long sinkTo = hasSink ? head.sgl.region(0).baseTaggedOffset() + head.sgl.offset(0) : 0;
+        long received = head.byteLength;
+        if (payload > 0 || DdpControl.isLast(control)) {
+            if (payload > 0 && stag != sinkStag) {
+                reject(DdpError.INVALID_STAG, buf, at, len, null, null);
+                return;
+            }
+            if (payload > 0 && (to != sinkTo + received || received + payload > head.sgl.total())) {
+                reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
+                return;
+            }
+        }
+        if (payload > 0) {
+            IwarpError e = access.checkTaggedSink(control, stag, to, payload, AccessFlags.LOCAL_WRITE);
+            if (e != null) {
+                reject(e, buf, at, len, null, null);
+                return;
+            }
+            place(access.region(), access.regionOffset(), buf, at + TaggedHeader.HEADER_LENGTH, payload);
+        }
+        head.byteLength += payload;
+        if (DdpControl.isLast(control)) {
+            if (head.byteLength != head.sgl.total()) {
+                reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
+                return;
+            }
+            qp.outstandingReads.poll();
+            head.done = true;
+        }
+    }
+
+    /** Send family and Immediate Data (RFC 5040 section 4.3, RFC 7306 section 8.2): QN 0 into posted receives. */
+    private void untagged(RdmapOpcode op, ByteBuf buf, int at, int len) {
+        qp.drainRecvs();
+        int control = buf.getUnsignedShort(at);
+        long msn = UntaggedHeader.msn(buf, at);
+        int header = UntaggedHeader.HEADER_LENGTH + op.extraHeaderLength();
+        int payload = len - header;
+        DdpError e = qp.untagged.accept(control, UntaggedHeader.queueNumber(buf, at), msn,
+                UntaggedHeader.messageOffset(buf, at), payload, placement);
+        if (e != null) {
+            RqEntry failing = e == DdpError.MESSAGE_TOO_LONG ? qp.rqEntryForMsn(msn) : null;
+            reject(e, buf, at, len, failing, Status.LOCAL_LENGTH_ERROR);
+            return;
+        }
+        RqEntry r = qp.rqEntry(placement.bufferId());
+        if (payload > 0) {
+            r.sgl.scatter(placement.bufferOffset(), buf, at + header, payload);
+        }
+        if (!placement.messageComplete()) {
+            return;
+        }
+        r.solicited = op.solicitedEvent();
+        if (op == RdmapOpcode.IMMEDIATE_DATA || op == RdmapOpcode.IMMEDIATE_DATA_WITH_SE) {
+            r.immediate = true;
+            r.immediateData = ImmediateDataHeader.immediateData(buf, at + UntaggedHeader.HEADER_LENGTH);
+        }
+        if (op.carriesInvalidateStag()) {
+            int stag = UntaggedHeader.rsvdUlp(buf, at);
+            IwarpError ie = invalidate(stag);
+            if (ie != null) {
+                reject(ie, buf, at, len, null, null);
+                return;
+            }
+            r.invalidated = true;
+            r.invalidatedStag = stag;
+        }
+        qp.retireRecvs();
+    }
+
+    /** Send with Invalidate (RFC 5040 section 5.4): the named STag of this PD stops working before completion. */
+    private IwarpError invalidate(int stag) {
+        SoftRegion r = qp.table.lookup(stag);
+        if (r == null || !r.valid()) {
+            return RdmapError.INVALID_STAG;
+        }
+        if (!r.associatedWith(qp.pdId)) {
+            return RdmapError.STAG_NOT_ASSOCIATED;
+        }
+        r.invalidate();
+        return null;
+    }
+
+    /** Checks the QN 1 sequence (RFC 5041 section 5.3: MSN in order, MO 0, one segment) and IRD. */
+    private IwarpError requestSequence(ByteBuf buf, int at) {
+        int control = buf.getUnsignedShort(at);
+        long msn = UntaggedHeader.msn(buf, at);
+        if (msn != expectedRequestMsn) {
+            return DdpError.MSN_OUT_OF_RANGE;
+        }
+        if (UntaggedHeader.messageOffset(buf, at) != 0) {
+            return DdpError.INVALID_MO;
+        }
+        if (!DdpControl.isLast(control)) {
+            return DdpError.MESSAGE_TOO_LONG;
+        }
+        if (qp.inboundReads.size() >= qp.params.ird()) {
+            // reference section 4: a Read Request beyond IRD (siw: remote operation 0x07)
+            return RdmapError.CATASTROPHIC_STREAM;
+        }
+        return null;
+    }
+
+    /** RDMA Read Request (RFC 5040 section 4.4): source checked (REMOTE_READ), queued within IRD. */
+    private void readRequest(ByteBuf buf, int at, int len) {
+        IwarpError e = requestSequence(buf, at);
+        int h = at + UntaggedHeader.HEADER_LENGTH;
+        long size = ReadRequestHeader.readSize(buf, h);
+        if (e == null && size > 0) {
+            e = access.checkSource(ReadRequestHeader.srcStag(buf, h), ReadRequestHeader.srcTaggedOffset(buf, h),
+                    size, AccessFlags.REMOTE_READ);
+        }
+        if (e != null) {
+            reject(e, buf, at, len, null, null);
+            return;
+        }
+        expectedRequestMsn++;
+        qp.inboundReads.add(ReadJob.read(access.region(), access.regionOffset(), size,
+                ReadRequestHeader.sinkStag(buf, h), ReadRequestHeader.sinkTaggedOffset(buf, h)));
+    }
+
+    /** Atomic Request (RFC 7306 section 8.1.1): 8 aligned bytes of a REMOTE_ATOMIC region, done at arrival. */
+    private void atomicRequest(ByteBuf buf, int at, int len) {
+        IwarpError e = requestSequence(buf, at);
+        int h = at + UntaggedHeader.HEADER_LENGTH;
+        long to = AtomicRequestHeader.remoteTaggedOffset(buf, h);
+        int opCode = AtomicRequestHeader.atomicOperation(buf, h);
+        if (e == null && opCode != AtomicRequestHeader.OP_FETCH_ADD && opCode != AtomicRequestHeader.OP_COMPARE_SWAP) {
+            e = RdmapError.UNEXPECTED_OPCODE;
+        }
+        if (e == null) {
+            e = access.checkSource(AtomicRequestHeader.remoteStag(buf, h), to, 8, AccessFlags.REMOTE_ATOMIC);
+        }
+        if (e == null && (to & 7) != 0) {
+            e = RdmapError.BASE_OR_BOUNDS;
+        }
+        if (e != null) {
+            reject(e, buf, at, len, null, null);
+            return;
+        }
+        expectedRequestMsn++;
+        SoftRegion r = access.region();
+        int index = r.memoryOffset() + (int) access.regionOffset();
+        AtomicRequestHeader a = new AtomicRequestHeader().wrap(buf, h);
+        long original;
+        synchronized (r) {
+            original = r.memory().getLong(index);
+            long updated = opCode == AtomicRequestHeader.OP_FETCH_ADD
+                    ? Atomics.fetchAdd(original, a.addOrSwap(), a.addOrSwapMask())
+                    : Atomics.compareSwap(original, a.compare(), a.compareMask(), a.addOrSwap(), a.addOrSwapMask());
+            r.memory().setLong(index, updated);
+        }
+        qp.inboundReads.add(ReadJob.atomicResponse(AtomicRequestHeader.requestId(buf, h), original));
+    }
+
+    /** Atomic Response (RFC 7306 section 8.1.2): the original value lands in the requester's 8-byte SGE. */
+    private void atomicResponse(ByteBuf buf, int at, int len) {
+        SqEntry head = qp.outstandingReads.peek();
+        int h = at + UntaggedHeader.HEADER_LENGTH;
+        if (UntaggedHeader.msn(buf, at) != expectedAtomicResponseMsn) {
+            reject(DdpError.MSN_OUT_OF_RANGE, buf, at, len, null, null);
+            return;
+        }
+        if (head == null || !head.opcode.isAtomic() || AtomicResponseHeader.requestId(buf, h) != (int) head.msn) {
+            reject(RdmapError.UNEXPECTED_OPCODE, buf, at, len, null, null);
+            return;
+        }
+        expectedAtomicResponseMsn++;
+        SoftRegion r = head.sgl.region(0);
+        r.memory().setLong(r.memoryOffset() + head.sgl.offset(0), AtomicResponseHeader.originalValue(buf, h));
+        head.byteLength = 8;
+        qp.outstandingReads.poll();
+        head.done = true;
+    }
+
+    /** A Terminate from the peer (RFC 5040 section 4.8). */
+    private void terminate(ByteBuf buf, int at, int len) {
+        Terminate t;
+        try {
+            t = TerminateDecoder.decode(buf, at, len, TerminateDecoder.Mode.STRICT);
+        } catch (MalformedTerminateException ex) {
+            int c = at + UntaggedHeader.HEADER_LENGTH;
+            t = new Terminate(TerminateHeader.layer(buf, c), TerminateHeader.errorType(buf, c),
+                    TerminateHeader.errorCode(buf, c), false, 0, null, null);
+        }
+        qp.terminateReceived(t);
+    }
+}

@@ -1,0 +1,20 @@
+package io.jrnic.soft.engine;
+
+import io.jrnic.mpa.RtrType;
+
+/**
+ * What MPA negotiation fixed for one stream (RFC 5044 section 7.1, RFC 6581 section 5).
+ *
+ * @param crc          CRCs generated and checked in both directions
+ * @param markersTx    this side inserts markers (the peer asked with M)
+ * @param markersRx    the peer inserts markers (we asked with M)
+ * @param mulpdu       largest ULPDU this side sends
+ * @param ird          inbound Read Requests (and Atomic Requests) this side queues
+ * @param ord          outbound Read Requests (and Atomics) in flight
+ * @param rtr          peer-to-peer RTR: what the initiator sends first, NONE without P2P
+ * @param initiator    this side sent the MPA Request
+ * @param firstFpduDelayMillis initiator: pause after the Reply before the first FPDU (siw responder race)
+ */
+public record StreamParams(boolean crc, boolean markersTx, boolean markersRx, int mulpdu, int ird, int ord,
+                           RtrType rtr, boolean initiator, long firstFpduDelayMillis) {
+}

@@ -1,0 +1,335 @@
+package io.jrnic.soft.engine;
+
+import io.jrnic.ddp.DdpSegmenter;
+import io.jrnic.ddp.TaggedHeader;
+import io.jrnic.ddp.UntaggedHeader;
+import io.jrnic.mpa.FpduEncoder;
+import io.jrnic.mpa.RtrType;
+import io.jrnic.rdmap.AtomicRequestHeader;
+import io.jrnic.rdmap.RdmapControl;
+import io.jrnic.rdmap.RdmapError;
+import io.jrnic.rdmap.RdmapOpcode;
+import io.jrnic.rdmap.ReadRequestHeader;
+import io.jrnic.rdmap.Terminate;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+
+/**
+ * The sending half of a stream: work requests and inbound Read/Atomic Requests become DDP segments
+ * (RFC 5041 section 5.2, {@link DdpSegmenter}), RDMAP messages (RFC 5040 section 4) and FPDUs
+ * ({@link FpduEncoder}, RFC 5044 section 4), gathered into batch buffers of about 64 KiB that are
+ * written as the channel stays writable (backpressure: a QP holds at most one batch plus the channel's
+ * high water mark). One message at a time: segments of two messages never interleave (RFC 5041
+ * section 5.2); answers to Read Requests go first at message boundaries. Event loop only.
+ */
+final class Transmitter {
+    static final int BATCH_BYTES = 64 * 1024;
+    /** STag of the zero-length RTR Write, as Linux siw sends it (reference section 2.2). */
+    static final int RTR_STAG = 1;
+
+    private final QpEngine qp;
+    private final Channel ch;
+    private final FpduEncoder encoder;
+    private final int mulpdu;
+    private final ByteBuf ulpdu;
+    private final DdpSegmenter seg = new DdpSegmenter();
+    private ByteBuf batch;
+    private boolean unflushed;
+    private SqEntry cur;
+    private ReadJob curRead;
+    private boolean readStarted;
+    private long sendMsn;
+    private long requestMsn;
+    private long atomicResponseMsn;
+
+    Transmitter(QpEngine qp, Channel ch, StreamParams p) {
+        this.qp = qp;
+        this.ch = ch;
+        this.encoder = new FpduEncoder(p.crc(), p.markersTx());
+        this.mulpdu = p.mulpdu();
+        this.ulpdu = Unpooled.wrappedBuffer(new byte[Math.max(p.mulpdu(), 256)]);
+    }
+
+    /** Emits as much as the channel takes, then flushes and retires finished WRs. */
+    void pump() {
+        while (qp.txOpen() && ch.isWritable()) {
+            if (cur == null && curRead == null && !startNext()) {
+                break;
+            }
+            if (curRead != null) {
+                emitResponse();
+            } else if (cur != null) {
+                emitRequest();
+            }
+            if (batch != null && batch.readableBytes() >= BATCH_BYTES) {
+                ch.write(batch);
+                batch = null;
+                unflushed = true;
+            }
+        }
+        flushNow();
+        qp.retireSends();
+    }
+
+    void flushNow() {
+        if (batch != null) {
+            ByteBuf b = batch;
+            batch = null;
+            ch.write(b);
+        }
+        if (unflushed) {
+            unflushed = false;
+            ch.flush();
+        }
+    }
+
+    void releaseBuffers() {
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
+    }
+
+    private ByteBuf out() {
+        unflushed = true;
+        if (batch == null) {
+            batch = ch.alloc().ioBuffer(BATCH_BYTES + mulpdu + 64);
+        }
+        return batch;
+    }
+
+    /** Picks the next message: a pending Read/Atomic answer, else the next send WR (ORD and fence permitting). */
+    private boolean startNext() {
+        ReadJob j = qp.inboundReads.peek();
+        if (j != null) {
+            curRead = j;
+            readStarted = false;
+            return true;
+        }
+        SqEntry e = qp.sqPending.peek();
+        if (e == null || (e.fence && !qp.outstandingReads.isEmpty())
+                || (e.opcode.isReadLike() && qp.outstandingReads.size() >= qp.params.ord())) {
+            return false;
+        }
+        qp.sqPending.poll();
+        e.started = true;
+        if (!e.sgl.valid()) {
+            fail(e, Status.LOCAL_PROTECTION_ERROR);
+            return true;
+        }
+        try {
+            switch (e.opcode) {
+                case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE -> {
+                    e.msn = ++sendMsn;
+                    seg.resetUntagged(e.sgl.total(), mulpdu, UntaggedHeader.HEADER_LENGTH);
+                }
+                case RDMA_WRITE, RDMA_WRITE_WITH_IMMEDIATE ->
+                        seg.resetTagged(e.sgl.total(), mulpdu, TaggedHeader.HEADER_LENGTH, e.remoteTo);
+                case IMMEDIATE_DATA -> e.msn = ++sendMsn;
+                case RDMA_READ, ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
+                    e.msn = ++requestMsn;
+                    qp.outstandingReads.add(e);
+                }
+                case REG_MR, LOCAL_INVALIDATE, BIND_MW -> {
+                    runLocal(e);
+                    return true;
+                }
+                default -> throw new IllegalStateException(e.opcode.toString());
+            }
+        } catch (IllegalArgumentException ex) {
+            fail(e, Status.LOCAL_QP_OPERATION_ERROR);
+            return true;
+        }
+        cur = e;
+        return true;
+    }
+
+    /** Local operations run in SQ order (RDMAC verbs: fast registration, invalidate, bind). */
+    private void runLocal(SqEntry e) {
+        try {
+            if (e.localAction != null) {
+                e.localAction.run();
+            }
+            e.done = true;
+        } catch (LocalOperationException ex) {
+            fail(e, ex.status());
+        }
+    }
+
+    /** A WR that cannot run: it completes with {@code s}; the QP fails (Terminate local catastrophic). */
+    private void fail(SqEntry e, Status s) {
+        e.status = s;
+        e.done = true;
+        qp.retireSends();
+        qp.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
+    }
+
+    private void finish(SqEntry e, long byteLength) {
+        e.byteLength = (int) Math.min(Integer.MAX_VALUE, byteLength);
+        e.done = true;
+        cur = null;
+    }
+
+    private void emitRequest() {
+        SqEntry e = cur;
+        switch (e.opcode) {
+            case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE -> {
+                seg.next();
+                RdmapOpcode op = sendOpcode(e);
+                untaggedHeader(op, seg.last(), op.carriesInvalidateStag() ? e.invalidateStag : 0,
+                        RdmapOpcode.QN_SEND, e.msn, seg.offset());
+                e.sgl.gather(seg.messageOffset(), seg.length(), ulpdu);
+                encode();
+                if (seg.last()) {
+                    finish(e, e.sgl.total());
+                }
+            }
+            case RDMA_WRITE, RDMA_WRITE_WITH_IMMEDIATE -> {
+                if (e.immediatePhase) {
+                    immediateData(e);
+                    finish(e, e.sgl.total());
+                    return;
+                }
+                seg.next();
+                taggedHeader(RdmapOpcode.RDMA_WRITE, seg.last(), e.remoteStag, seg.offset());
+                e.sgl.gather(seg.messageOffset(), seg.length(), ulpdu);
+                encode();
+                if (seg.last()) {
+                    if (e.opcode == SqOpcode.RDMA_WRITE_WITH_IMMEDIATE) {
+                        e.immediatePhase = true;
+                        e.msn = ++sendMsn;
+                    } else {
+                        finish(e, e.sgl.total());
+                    }
+                }
+            }
+            case IMMEDIATE_DATA -> {
+                immediateData(e);
+                finish(e, 0);
+            }
+            case RDMA_READ -> {
+                untaggedHeader(RdmapOpcode.RDMA_READ_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, e.msn, 0);
+                boolean hasSink = e.sgl.count() > 0;
+                ulpdu.writeInt(hasSink ? e.sgl.region(0).stag() : 0);
+                ulpdu.writeLong(hasSink ? e.sgl.region(0).baseTaggedOffset() + e.sgl.offset(0) : 0);
+                ulpdu.writeInt((int) e.sgl.total());
+                ulpdu.writeInt(e.remoteStag);
+                ulpdu.writeLong(e.remoteTo);
+                encode();
+                cur = null;
+            }
+            case ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
+                untaggedHeader(RdmapOpcode.ATOMIC_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, e.msn, 0);
+                boolean add = e.opcode == SqOpcode.ATOMIC_FETCH_ADD;
+                int at = ulpdu.writerIndex();
+                ulpdu.writeZero(AtomicRequestHeader.LENGTH);
+                new AtomicRequestHeader().wrap(ulpdu, at)
+                        .atomicOperation(add ? AtomicRequestHeader.OP_FETCH_ADD : AtomicRequestHeader.OP_COMPARE_SWAP)
+                        .requestId((int) e.msn).remoteStag(e.remoteStag).remoteTaggedOffset(e.remoteTo)
+                        .addOrSwap(add ? e.compareAdd : e.swap).addOrSwapMask(add ? 0L : -1L)
+                        .compare(add ? 0 : e.compareAdd).compareMask(add ? 0 : -1L);
+                encode();
+                cur = null;
+            }
+            default -> throw new IllegalStateException(e.opcode.toString());
+        }
+    }
+
+    private static RdmapOpcode sendOpcode(SqEntry e) {
+        boolean inv = e.opcode == SqOpcode.SEND_WITH_INVALIDATE || e.opcode == SqOpcode.SEND_WITH_SE_AND_INVALIDATE;
+        boolean se = e.solicited || e.opcode == SqOpcode.SEND_WITH_SE || e.opcode == SqOpcode.SEND_WITH_SE_AND_INVALIDATE;
+        if (inv) {
+            return se ? RdmapOpcode.SEND_WITH_SE_AND_INVALIDATE : RdmapOpcode.SEND_WITH_INVALIDATE;
+        }
+        return se ? RdmapOpcode.SEND_WITH_SE : RdmapOpcode.SEND;
+    }
+
+    /** RFC 7306 section 8.2: Immediate Data (0x8 / 0x9 with SE) on QN 0, 8 bytes after the DDP header. */
+    private void immediateData(SqEntry e) {
+        untaggedHeader(e.solicited ? RdmapOpcode.IMMEDIATE_DATA_WITH_SE : RdmapOpcode.IMMEDIATE_DATA, true, 0,
+                RdmapOpcode.QN_SEND, e.msn, 0);
+        ulpdu.writeLong(e.immediateData);
+        encode();
+    }
+
+    /** One segment of a Read Response (RFC 5040 section 4.5) or an Atomic Response (RFC 7306 section 8.1.2). */
+    private void emitResponse() {
+        ReadJob j = curRead;
+        if (j.atomic) {
+            untaggedHeader(RdmapOpcode.ATOMIC_RESPONSE, true, 0, RdmapOpcode.QN_ATOMIC_RESPONSE,
+                    ++atomicResponseMsn, 0);
+            ulpdu.writeInt(j.requestId);
+            ulpdu.writeLong(j.originalValue);
+            encode();
+            qp.inboundReads.poll();
+            curRead = null;
+            return;
+        }
+        if (!readStarted) {
+            seg.resetTagged(j.length, mulpdu, TaggedHeader.HEADER_LENGTH, j.sinkTo);
+            readStarted = true;
+        }
+        seg.next();
+        taggedHeader(RdmapOpcode.RDMA_READ_RESPONSE, seg.last(), j.sinkStag, seg.offset());
+        if (seg.length() > 0) {
+            ulpdu.writeBytes(j.source.memory(),
+                    j.source.memoryOffset() + (int) (j.sourceOffset + seg.messageOffset()), seg.length());
+        }
+        encode();
+        if (seg.last()) {
+            qp.inboundReads.poll();
+            curRead = null;
+        }
+    }
+
+    /** The peer-to-peer RTR (RFC 6581 section 5): the initiator's zero-length first FPDU. */
+    void sendRtr(RtrType type) {
+        switch (type) {
+            case WRITE -> {
+                taggedHeader(RdmapOpcode.RDMA_WRITE, true, RTR_STAG, 0);
+                encode();
+            }
+            case READ -> {
+                untaggedHeader(RdmapOpcode.RDMA_READ_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, ++requestMsn, 0);
+                ulpdu.writeZero(ReadRequestHeader.LENGTH);
+                encode();
+                qp.rtrReadPending = true;
+            }
+            case SEND -> {
+                untaggedHeader(RdmapOpcode.SEND, true, 0, RdmapOpcode.QN_SEND, ++sendMsn, 0);
+                encode();
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** Encodes and writes a Terminate at once, ahead of nothing else (RFC 5040 section 4.8: QN 2, MSN 1). */
+    void sendTerminate(Terminate t) {
+        ulpdu.clear();
+        t.encode(ulpdu, Terminate.DEFAULT_MSN);
+        encoder.encode(ulpdu, out());
+        flushNow();
+    }
+
+    private void taggedHeader(RdmapOpcode op, boolean last, int stag, long to) {
+        ulpdu.clear();
+        ulpdu.writeShort(RdmapControl.controlWord(op, last));
+        ulpdu.writeInt(stag);
+        ulpdu.writeLong(to);
+    }
+
+    private void untaggedHeader(RdmapOpcode op, boolean last, int rsvdUlp, int qn, long msn, long mo) {
+        ulpdu.clear();
+        ulpdu.writeShort(RdmapControl.controlWord(op, last));
+        ulpdu.writeInt(rsvdUlp);
+        ulpdu.writeInt(qn);
+        ulpdu.writeInt((int) msn);
+        ulpdu.writeInt((int) mo);
+    }
+
+    private void encode() {
+        encoder.encode(ulpdu, out());
+    }
+}

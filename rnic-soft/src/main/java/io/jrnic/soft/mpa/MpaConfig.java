@@ -1,0 +1,22 @@
+package io.jrnic.soft.mpa;
+
+import io.jrnic.mpa.MpaOptions;
+
+/**
+ * One side's connection set-up options: the MPA negotiator's options (RFC 5044 section 7.1, RFC 6581)
+ * plus what the engine adds around them.
+ *
+ * @param mpa                  options handed to {@code MpaInitiator} / {@code MpaResponder}
+ * @param mulpdu               largest ULPDU to send; 0 derives it from the stream's MSS (one FPDU per segment)
+ * @param firstFpduDelayMillis initiator: pause between the Reply and the first FPDU (siw's responder race)
+ * @param connectTimeoutMillis TCP connect timer
+ * @param acceptTimeoutMillis  responder: how long a received Request may wait for accept or reject
+ */
+public record MpaConfig(MpaOptions mpa, int mulpdu, long firstFpduDelayMillis, long connectTimeoutMillis,
+                        long acceptTimeoutMillis) {
+    public static final MpaConfig DEFAULTS = new MpaConfig(MpaOptions.defaults(), 0, 0, 5_000, 5_000);
+
+    public MpaConfig withMpa(MpaOptions o) {
+        return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis);
+    }
+}

@@ -1,0 +1,161 @@
+package io.jrnic.soft.net;
+
+import io.jrnic.mpa.MpaInitiator;
+import io.jrnic.mpa.MpaParameters;
+import io.jrnic.mpa.MpaSetupFrame;
+import io.jrnic.mpa.Mulpdu;
+import io.jrnic.soft.engine.QpEngine;
+import io.jrnic.soft.engine.StreamParams;
+import io.jrnic.soft.mpa.CmFailure;
+import io.jrnic.soft.mpa.ConnectionEvents;
+import io.jrnic.soft.mpa.MpaConfig;
+import io.jrnic.soft.mpa.MpaHandshakeHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.epoll.EpollSocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One connection of a QP, active or passive: reports its outcome once, then its disconnection.
+ * {@link #disconnect()} is the orderly close, {@link #abort()} the abortive one.
+ */
+public final class SoftConnection {
+    private static final int DEFAULT_MSS = 1460;
+
+    private final QpEngine qp;
+    private final ConnectionEvents events;
+    private final AtomicBoolean outcome = new AtomicBoolean();
+    private final AtomicBoolean disconnected = new AtomicBoolean();
+    private volatile Channel channel;
+    private volatile MpaParameters mpa;
+    private volatile StreamParams params;
+    private volatile boolean wasEstablished;
+
+    SoftConnection(QpEngine qp, ConnectionEvents events) {
+        this.qp = qp;
+        this.events = events;
+    }
+
+    void channel(Channel ch) {
+        this.channel = ch;
+        ch.closeFuture().addListener(f -> {
+            if (params == null) {
+                return;
+            }
+            if (!outcome.get()) {
+                failed(CmFailure.CONNECT_ERROR, "stream closed before the initiator's first FPDU");
+            } else if (wasEstablished && disconnected.compareAndSet(false, true)) {
+                events.disconnected();
+            }
+        });
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public QpEngine qp() {
+        return qp;
+    }
+
+    /** What MPA negotiated, once established. */
+    public MpaParameters mpaParameters() {
+        return mpa;
+    }
+
+    /** The stream parameters the engine runs with, once established. */
+    public StreamParams params() {
+        return params;
+    }
+
+    MpaHandshakeHandler initiatorHandler(MpaConfig config) {
+        return new MpaHandshakeHandler(new MpaInitiator(config.mpa()), new MpaHandshakeHandler.Events() {
+            @Override
+            public void established(ChannelHandlerContext ctx, MpaParameters p, ByteBuf leftover) {
+                SoftConnection.this.established(ctx.channel(), p, true, config, leftover);
+            }
+
+            @Override
+            public void request(ChannelHandlerContext ctx, MpaSetupFrame request) {
+                throw new IllegalStateException("initiator got a Request");
+            }
+
+            @Override
+            public void rejected(byte[] peerPrivateData) {
+                if (outcome.compareAndSet(false, true)) {
+                    events.rejected(peerPrivateData);
+                }
+            }
+
+            @Override
+            public void failed(CmFailure failure, String detail) {
+                SoftConnection.this.failed(failure, detail);
+            }
+        });
+    }
+
+    /** Binds the QP and reports established: now (initiator) or after the first FPDU (responder). */
+    void established(Channel ch, MpaParameters p, boolean initiator, MpaConfig config, ByteBuf leftover) {
+        int mulpdu = config.mulpdu() > 0 ? config.mulpdu() : Mulpdu.fromMss(mss(ch, p.markersTx()), p.markersTx());
+        StreamParams sp = new StreamParams(p.crc(), p.markersTx(), p.markersRx(), mulpdu, p.localIrd(), p.localOrd(),
+                p.rtrType(), initiator, initiator ? config.firstFpduDelayMillis() : 0);
+        this.mpa = p;
+        this.params = sp;
+        Runnable report = () -> {
+            if (outcome.compareAndSet(false, true)) {
+                wasEstablished = true;
+                events.established(sp, p);
+                if (!ch.isActive() && disconnected.compareAndSet(false, true)) {
+                    events.disconnected();
+                }
+            }
+        };
+        try {
+            qp.bind(ch, sp, MpaHandshakeHandler.NAME, leftover, initiator ? null : report);
+        } catch (RuntimeException e) {
+            failed(CmFailure.CONNECT_ERROR, "QP cannot be bound: " + e.getMessage());
+            ch.close();
+            return;
+        }
+        if (initiator) {
+            report.run();
+        }
+    }
+
+    /** The stream's MSS (Linux TCP_MAXSEG with epoll), capped so markers' FPDUPTR always fits 16 bits. */
+    private static int mss(Channel ch, boolean markers) {
+        int mss = DEFAULT_MSS;
+        if (ch instanceof EpollSocketChannel e) {
+            try {
+                mss = (int) e.tcpInfo().sndMss();
+            } catch (RuntimeException ignored) {
+                mss = DEFAULT_MSS;
+            }
+        }
+        return Math.max(128, Math.min(mss, markers ? 16384 : 65535 + 6));
+    }
+
+    void failed(CmFailure f, String detail) {
+        if (outcome.compareAndSet(false, true)) {
+            events.failed(f, detail);
+        }
+    }
+
+    /** Orderly close (RFC 5040 section 6): outstanding sends finish, then the stream closes. */
+    public void disconnect() {
+        if (params != null) {
+            qp.disconnect();
+        } else {
+            abort();
+        }
+    }
+
+    /** Abortive close: the stream closes now (the QP sees an LLP error if it was connected). */
+    public void abort() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.jrnic.soft;
+
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.AsyncEvent;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionQueue;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.Connection;
+import io.jrnic.verbs.ConnectionManager;
+import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.ProtectionDomain;
+import io.jrnic.verbs.QpInit;
+import io.jrnic.verbs.QueuePair;
+import io.jrnic.verbs.Rdma;
+import io.jrnic.verbs.RdmaDevice;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Test fixture: two "soft" devices in this JVM (A the initiator, B the responder), one PD, CQ and QP
+ * each, connected over real loopback TCP through the connection manager.
+ */
+final class SoftPair implements AutoCloseable {
+    static final int DEPTH = 512;
+
+    final Side a;
+    final Side b;
+    final Listener listener;
+    final Connection connA;
+    private final CompletableFuture<Connection> passive = new CompletableFuture<>();
+
+    /** One endpoint. */
+    static final class Side implements AutoCloseable {
+        final RdmaDevice dev;
+        final ProtectionDomain pd;
+        final CompletionQueue cq;
+        final ConnectionManager cm;
+        final QueuePair qp;
+        final List<AsyncEvent> events = new CopyOnWriteArrayList<>();
+
+        Side(String name) {
+            dev = Rdma.open("soft");
+            dev.onAsyncEvent(events::add);
+            pd = dev.allocatePd();
+            cq = dev.createCq(4 * DEPTH, name);
+            cm = dev.connectionManager();
+            qp = pd.createQp(QpInit.rc(cq).maxSendWr(DEPTH).maxRecvWr(DEPTH).context(name));
+        }
+
+        /** Polls until {@code n} completions arrived (bounded by the test's timeout). */
+        List<Completion> await(int n) throws InterruptedException {
+            List<Completion> out = new ArrayList<>();
+            Completion[] batch = Completion.array(64);
+            while (out.size() < n) {
+                int k = cq.poll(batch, 0, Math.min(64, n - out.size()));
+                for (int i = 0; i < k; i++) {
+                    out.add(batch[i].snapshot());
+                }
+                if (k == 0) {
+                    Thread.sleep(0, 200_000);
+                }
+            }
+            return out;
+        }
+
+        /** The first async event of this type, waiting for it. */
+        AsyncEvent awaitEvent(io.jrnic.verbs.AsyncEventType type) throws InterruptedException {
+            while (true) {
+                for (AsyncEvent e : events) {
+                    if (e.type() == type) {
+                        return e;
+                    }
+                }
+                Thread.sleep(1);
+            }
+        }
+
+        Completion awaitOne() throws InterruptedException {
+            return await(1).get(0);
+        }
+
+        @Override
+        public void close() {
+            dev.close();
+        }
+    }
+
+    SoftPair() throws Exception {
+        this(ConnectOptions.defaults().peerToPeer(io.jrnic.verbs.RtrType.WRITE), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), null);
+    }
+
+    SoftPair(ConnectOptions connect, ConnectOptions listen, AcceptOptions accept, Consumer<Side> beforeConnect)
+            throws Exception {
+        a = new Side("A");
+        b = new Side("B");
+        if (beforeConnect != null) {
+            beforeConnect.accept(a);
+            beforeConnect.accept(b);
+        }
+        listener = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), listen);
+        listener.onConnectRequest(req -> req.accept(b.qp, accept).whenComplete((c, e) -> {
+            if (e != null) {
+                passive.completeExceptionally(e);
+            } else {
+                passive.complete(c);
+            }
+        }));
+        connA = a.cm.connect(listener.localAddress(), a.qp, connect).get(10, TimeUnit.SECONDS);
+        if (connect.isPeerToPeer() && connect.mpaRevision() == 2) {
+            connB(); // with an RTR the responder is established at once
+        }
+    }
+
+    /** The responder's connection: established once the initiator's first FPDU (or RTR) arrived. */
+    Connection connB() throws Exception {
+        return passive.get(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits until {@code condition} holds (bounded by the test's timeout). */
+    static void eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        while (!condition.getAsBoolean()) {
+            Thread.sleep(1);
+        }
+    }
+
+    @Override
+    public void close() {
+        a.close();
+        b.close();
+    }
+}
