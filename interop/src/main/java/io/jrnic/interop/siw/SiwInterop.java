@@ -71,7 +71,10 @@ public final class SiwInterop {
     }
 
     private static int list(PrintStream out) {
-        for (SiwCase c : SiwMatrix.guestOnlyCases()) {
+        if (JrnicLauncher.find().isEmpty()) {
+            out.println("(jrnic cases need the jrnic CLI: -Djrnic.cli=..., JRNIC_CLI=... or cli/target/jrnic.jar)");
+        }
+        for (SiwCase c : SiwMatrix.allCases()) {
             out.printf("%-28s %s%n", c.name(), c.proves());
         }
         return 0;
@@ -93,7 +96,7 @@ public final class SiwInterop {
             return UNAVAILABLE;
         }
         List<SiwCase> cases = new ArrayList<>();
-        for (SiwCase c : SiwMatrix.guestOnlyCases()) {
+        for (SiwCase c : SiwMatrix.allCases()) {
             if (names.isEmpty() || names.contains(c.name())) {
                 cases.add(c);
             }

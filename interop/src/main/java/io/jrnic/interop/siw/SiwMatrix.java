@@ -30,6 +30,22 @@ public final class SiwMatrix {
                 new RpingGuestCase("rping-siw2siw-crc-p2p", crcP2p, 10, 4000));
     }
 
+    /** The cases with jrnic on the host side, started through {@code jrnic} ({@link JrnicLauncher}). */
+    public static List<SiwCase> jrnicCases(List<String> jrnic) {
+        return List.of(
+                new JrnicRpingCase("jrnic-client-siw-server", JrnicRpingCase.Role.JRNIC_CLIENT, false, 10, 4000, jrnic),
+                new JrnicRpingCase("siw-client-jrnic-server", JrnicRpingCase.Role.JRNIC_SERVER, false, 10, 4000, jrnic),
+                new JrnicRpingCase("jrnic-client-siw-server-crc", JrnicRpingCase.Role.JRNIC_CLIENT, true, 10, 4000, jrnic),
+                new JrnicRpingCase("siw-client-jrnic-server-crc", JrnicRpingCase.Role.JRNIC_SERVER, true, 10, 4000, jrnic));
+    }
+
+    /** Guest-only cases, then the jrnic cases when a launcher is configured. */
+    public static List<SiwCase> allCases() {
+        List<SiwCase> all = new ArrayList<>(guestOnlyCases());
+        JrnicLauncher.find().ifPresent(j -> all.addAll(jrnicCases(j)));
+        return all;
+    }
+
     /** Runs {@code cases}, printing one line per boot and per result to {@code log}. */
     public static List<CaseResult> run(SiwImage image, List<SiwCase> cases, Path outDir, PrintStream log)
             throws IOException {
