@@ -39,10 +39,20 @@ public final class SiwMatrix {
                 new JrnicRpingCase("siw-client-jrnic-server-crc", JrnicRpingCase.Role.JRNIC_SERVER, true, 10, 4000, jrnic));
     }
 
-    /** Guest-only cases, then the jrnic cases when a launcher is configured. */
+    /**
+     * Guest-only cases and, when a launcher is configured, the jrnic cases, ordered so that cases
+     * on the same guest configuration run together (one boot per configuration).
+     */
     public static List<SiwCase> allCases() {
         List<SiwCase> all = new ArrayList<>(guestOnlyCases());
         JrnicLauncher.find().ifPresent(j -> all.addAll(jrnicCases(j)));
+        List<GuestConfig> order = new ArrayList<>();
+        all.forEach(c -> {
+            if (!order.contains(c.config())) {
+                order.add(c.config());
+            }
+        });
+        all.sort(java.util.Comparator.comparingInt(c -> order.indexOf(c.config())));
         return all;
     }
 
