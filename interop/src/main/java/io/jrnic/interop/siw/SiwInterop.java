@@ -1,0 +1,136 @@
+package io.jrnic.interop.siw;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Command-line entry of the siw harness (for {@code jrnic interop}): {@code run(args, out, err)}
+ * returns the exit status; {@link #main} exits with it.
+ * <pre>
+ *   build [--force]                 build the guest image (no-op when cached), print its directory
+ *   list                            list the matrix cases
+ *   run [--out DIR] [CASE...]       boot and run cases (default: all); 0 all pass, 1 a failure, 2 unavailable
+ *   exec [--params K=V,...] CMD     boot a guest, run CMD in it, print its output, exit with its status
+ * </pre>
+ */
+public final class SiwInterop {
+    /** Exit status when qemu, the image or root are missing. */
+    public static final int UNAVAILABLE = 2;
+
+    private SiwInterop() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(List.of(args), System.out, System.err));
+    }
+
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        try {
+            String cmd = args.isEmpty() ? "help" : args.get(0);
+            List<String> rest = args.subList(Math.min(1, args.size()), args.size());
+            return switch (cmd) {
+                case "build" -> build(rest, out, err);
+                case "list" -> list(out);
+                case "run" -> runCases(rest, out, err);
+                case "exec" -> exec(rest, out, err);
+                default -> usage(cmd.equals("help") ? out : err, cmd.equals("help") ? 0 : 64);
+            };
+        } catch (IOException | RuntimeException e) {
+            err.println("siw interop: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    private static int usage(PrintStream s, int rc) {
+        s.println("usage: SiwInterop build [--force] | list | run [--out DIR] [CASE...] | exec [--params K=V,...] CMD");
+        return rc;
+    }
+
+    private static int build(List<String> args, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException {
+        Optional<Path> script = SiwImage.buildScript();
+        if (script.isEmpty()) {
+            err.println("cannot find " + SiwImage.SCRIPT + " above " + Paths.get("").toAbsolutePath());
+            return UNAVAILABLE;
+        }
+        Path log = Files.createTempFile("jrnic-siw-build", ".log");
+        long t0 = System.nanoTime();
+        SiwImage image = SiwImage.build(script.get(), log, 1800, args.contains("--force"));
+        out.printf("image %s (%.0f s, log %s)%n", image.dir(), (System.nanoTime() - t0) / 1e9, log);
+        return 0;
+    }
+
+    private static int list(PrintStream out) {
+        if (JrnicLauncher.find().isEmpty()) {
+            out.println("(jrnic cases need the jrnic CLI: -Djrnic.cli=..., JRNIC_CLI=... or cli/target/jrnic.jar)");
+        }
+        for (SiwCase c : SiwMatrix.allCases()) {
+            out.printf("%-28s %s%n", c.name(), c.proves());
+        }
+        return 0;
+    }
+
+    private static int runCases(List<String> args, PrintStream out, PrintStream err) throws IOException {
+        Path outDir = Paths.get("siw-interop-out");
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--out") && i + 1 < args.size()) {
+                outDir = Paths.get(args.get(++i));
+            } else {
+                names.add(args.get(i));
+            }
+        }
+        Optional<String> why = SiwImage.unavailableReason();
+        if (why.isPresent()) {
+            err.println("siw interop unavailable: " + why.get());
+            return UNAVAILABLE;
+        }
+        List<SiwCase> cases = new ArrayList<>();
+        for (SiwCase c : SiwMatrix.allCases()) {
+            if (names.isEmpty() || names.contains(c.name())) {
+                cases.add(c);
+            }
+        }
+        if (cases.size() != Math.max(names.size(), cases.size()) || cases.isEmpty()) {
+            err.println("unknown case in " + names + "; see `list`");
+            return 64;
+        }
+        List<CaseResult> results = SiwMatrix.run(SiwImage.find().orElseThrow(), cases, outDir, out);
+        long passed = results.stream().filter(CaseResult::passed).count();
+        out.printf("%d passed, %d failed (artifacts in %s)%n", passed, results.size() - passed, outDir.toAbsolutePath());
+        return passed == results.size() ? 0 : 1;
+    }
+
+    private static int exec(List<String> args, PrintStream out, PrintStream err) throws IOException {
+        GuestConfig config = GuestConfig.defaults();
+        List<String> rest = new ArrayList<>(args);
+        if (rest.size() >= 2 && rest.get(0).equals("--params")) {
+            config = GuestConfig.params(rest.get(1).split(","));
+            rest = rest.subList(2, rest.size());
+        }
+        if (rest.isEmpty()) {
+            return usage(err, 64);
+        }
+        Optional<String> why = SiwImage.unavailableReason();
+        if (why.isPresent()) {
+            err.println("siw interop unavailable: " + why.get());
+            return UNAVAILABLE;
+        }
+        try (SiwGuest guest = SiwGuest.boot(SiwImage.find().orElseThrow(), config)) {
+            err.printf("booted in %.1f s%n", guest.bootTime().toMillis() / 1000.0);
+            ExecResult r = guest.exec(String.join(" ", rest), Duration.ofSeconds(300));
+            out.print(r.output());
+            return r.exitCode();
+        }
+    }
+}

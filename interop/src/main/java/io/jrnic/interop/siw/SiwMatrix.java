@@ -1,0 +1,122 @@
+package io.jrnic.interop.siw;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs {@link SiwCase}s one after another on as few guest boots as possible: a guest is reused
+ * while the next case wants the same {@link GuestConfig} and the guest is alive; a dead or hung
+ * guest fails its case (console saved next to the case's artifacts) and is booted anew for the
+ * next one. One QEMU at a time.
+ */
+public final class SiwMatrix {
+    private SiwMatrix() {
+    }
+
+    /** The cases that need no jrnic RDMA engine, in run order. */
+    public static List<SiwCase> guestOnlyCases() {
+        GuestConfig stock = GuestConfig.defaults();
+        GuestConfig crcP2p = GuestConfig.params("mpa_crc_required=1", "peer_to_peer=1");
+        return List.of(
+                new GuestBootCase("boot-stock", stock),
+                new RpingGuestCase("rping-siw2siw-stock", stock, 10, 4000),
+                new GuestBootCase("boot-params-crc-p2p", crcP2p),
+                new RpingGuestCase("rping-siw2siw-crc-p2p", crcP2p, 10, 4000));
+    }
+
+    /** The cases with jrnic on the host side, started through {@code jrnic} ({@link JrnicLauncher}). */
+    public static List<SiwCase> jrnicCases(List<String> jrnic) {
+        return List.of(
+                new JrnicRpingCase("jrnic-client-siw-server", JrnicRpingCase.Role.JRNIC_CLIENT, false, 10, 4000, jrnic),
+                new JrnicRpingCase("siw-client-jrnic-server", JrnicRpingCase.Role.JRNIC_SERVER, false, 10, 4000, jrnic),
+                new JrnicRpingCase("jrnic-client-siw-server-crc", JrnicRpingCase.Role.JRNIC_CLIENT, true, 10, 4000, jrnic),
+                new JrnicRpingCase("siw-client-jrnic-server-crc", JrnicRpingCase.Role.JRNIC_SERVER, true, 10, 4000, jrnic));
+    }
+
+    /**
+     * Guest-only cases and, when a launcher is configured, the jrnic cases, ordered so that cases
+     * on the same guest configuration run together (one boot per configuration).
+     */
+    public static List<SiwCase> allCases() {
+        List<SiwCase> all = new ArrayList<>(guestOnlyCases());
+        JrnicLauncher.find().ifPresent(j -> all.addAll(jrnicCases(j)));
+        List<GuestConfig> order = new ArrayList<>();
+        all.forEach(c -> {
+            if (!order.contains(c.config())) {
+                order.add(c.config());
+            }
+        });
+        all.sort(java.util.Comparator.comparingInt(c -> order.indexOf(c.config())));
+        return all;
+    }
+
+    /** Runs {@code cases}, printing one line per boot and per result to {@code log}. */
+    public static List<CaseResult> run(SiwImage image, List<SiwCase> cases, Path outDir, PrintStream log)
+            throws IOException {
+        Files.createDirectories(outDir);
+        List<CaseResult> results = new ArrayList<>();
+        SiwGuest guest = null;
+        try {
+            for (SiwCase c : cases) {
+                long t0 = System.nanoTime();
+                try {
+                    if (guest != null && (!guest.alive() || !guest.config().equals(c.config()))) {
+                        guest.close();
+                        guest = null;
+                    }
+                    if (guest == null) {
+                        guest = SiwGuest.boot(image, c.config());
+                        log.printf("booted %s %s in %.1f s (namespace %s)%n", c.config().variant().dir(),
+                                c.config().siwParams(), guest.bootTime().toMillis() / 1000.0, guest.namespace());
+                    }
+                    results.add(runOne(guest, c, outDir));
+                } catch (GuestFailureException | IOException e) {
+                    if (guest != null) {
+                        saveConsole(guest, outDir.resolve(c.name() + "-console.txt"));
+                    }
+                    results.add(new CaseResult(c.name(), CaseResult.Outcome.FAIL, e.getMessage(),
+                            Duration.ofNanos(System.nanoTime() - t0), List.of()));
+                }
+                log.println(results.get(results.size() - 1));
+            }
+        } finally {
+            if (guest != null) {
+                guest.close();
+            }
+        }
+        return results;
+    }
+
+    /** Runs one case on a booted guest with a capture on the case's interface, saving the capture if the case did not. */
+    public static CaseResult runOne(SiwGuest guest, SiwCase c, Path outDir) throws IOException {
+        GuestCapture capture = GuestCapture.start(guest, c.name(), c.captureInterface(), "");
+        CaseResult r;
+        long t0 = System.nanoTime();
+        try {
+            r = c.run(guest, capture, outDir);
+        } catch (GuestFailureException e) {
+            throw e;
+        } catch (Exception e) {
+            r = new CaseResult(c.name(), CaseResult.Outcome.FAIL, e.toString(), Duration.ofNanos(System.nanoTime() - t0),
+                    List.of());
+        }
+        if (!capture.stopped() && guest.alive()) {
+            capture.stop(outDir.resolve(c.name() + ".pcap"));
+        }
+        return r;
+    }
+
+    static void saveConsole(SiwGuest guest, Path file) {
+        try {
+            Files.writeString(file, guest.consoleText(), StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            // diagnostics only
+        }
+    }
+}
