@@ -169,7 +169,12 @@ public final class CmToolCase implements SiwCase {
         long sends = r.fpdus().stream().filter(f -> f.hasControl() && !f.tagged() && f.last() && isSend(f)).count();
         GuestBootCase.expect(failures, sends == 2L * count, "Send messages: " + sends + ", wanted " + 2 * count);
         long rtrs = r.fpdus().stream().filter(f -> f.hasControl() && f.tagged() && f.opcode() == RDMA_WRITE).count();
-        GuestBootCase.expect(failures, rtrs == (p2p() ? 1 : 0), "zero-length Write RTRs: " + rtrs);
+        // siw honours an initiator's P2P offer even when its own peer_to_peer is off: expect the RTR
+        // exactly when the Reply says P2P (and always with the p2p guest)
+        boolean replyP2p = r.setups().stream().map(SetupRecord::frameInfo)
+                .filter(f -> f.kind() == MpaSetupFrame.Kind.REPLY && f.v2Words() != null).anyMatch(f -> f.v2Words().p2p());
+        GuestBootCase.expect(failures, !p2p() || replyP2p, "Reply without P2P on the peer_to_peer guest");
+        GuestBootCase.expect(failures, rtrs == (replyP2p ? 1 : 0), "zero-length Write RTRs: " + rtrs + ", Reply P2P " + replyP2p);
         GuestBootCase.expect(failures, r.problems().isEmpty(), "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());
         String detail = failures.isEmpty() ? r.summaryLine() : String.join("; ", failures) + " | " + r.summaryLine();
