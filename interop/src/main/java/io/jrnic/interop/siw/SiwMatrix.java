@@ -47,6 +47,7 @@ public final class SiwMatrix {
         List<SiwCase> all = new ArrayList<>(guestOnlyCases());
         JrnicLauncher.find().ifPresent(j -> all.addAll(jrnicCases(j)));
         JrnicLauncher.find().ifPresent(j -> all.addAll(CmToolCase.cases(j)));
+        JrnicLauncher.find().ifPresent(j -> all.addAll(PerftestCase.cases(j)));
         List<GuestConfig> order = new ArrayList<>();
         all.forEach(c -> {
             if (!order.contains(c.config())) {

@@ -1,0 +1,190 @@
+package io.jrnic.interop.siw;
+
+import io.jrnic.interop.decode.Check;
+import io.jrnic.interop.decode.CrcStatus;
+import io.jrnic.interop.decode.FpduRecord;
+import io.jrnic.interop.decode.SetupRecord;
+import io.jrnic.interop.decode.Violation;
+import io.jrnic.mpa.MpaSetupFrame;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * perftest in rdma_cm mode ({@code ib_send_bw|ib_write_bw|ib_read_bw -R}) against jrnic's equivalents
+ * ({@code jrnic ib-send-bw|...}), both directions, on the stock guest. PASS: both exit 0 and print the result
+ * line for the size and iteration count; two MPA connections (exchange, then test), rev 2 with H, no
+ * markers, no CRC; exactly the expected number of exchange Sends (11 per side for SEND, 15 for WRITE/READ),
+ * plus the data phase: SEND {@code n} Sends and at least one credit Write, WRITE {@code n} RDMA Write
+ * messages, READ {@code n} Read Requests and Read Responses; tshark agrees. The only violation tolerated is
+ * PAD_NOT_ZERO on perftest's 2-byte MTU message: siw sends the PAD octets from the user buffer (the bytes
+ * after the message, left from the previous exchange), not zeros.
+ */
+public final class PerftestCase implements SiwCase {
+    /** Which tool. */
+    public enum Tool {
+        SEND("ib_send_bw", "ib-send-bw", 11), WRITE("ib_write_bw", "ib-write-bw", 15), READ("ib_read_bw", "ib-read-bw", 15);
+
+        final String siw;
+        final String jrnic;
+        final int exchangesPerSide;
+
+        Tool(String siw, String jrnic, int exchangesPerSide) {
+            this.siw = siw;
+            this.jrnic = jrnic;
+            this.exchangesPerSide = exchangesPerSide;
+        }
+    }
+
+    private static final int PORT = 18515;
+    private static final int SEND = 0x3;
+    private static final int RDMA_WRITE = 0x0;
+    private static final int READ_REQUEST = 0x1;
+    private static final int READ_RESPONSE = 0x2;
+
+    private final String name;
+    private final Tool tool;
+    private final boolean jrnicServer;
+    private final int iters;
+    private final int size;
+    private final List<String> jrnic;
+
+    public PerftestCase(String name, Tool tool, boolean jrnicServer, int iters, int size, List<String> jrnic) {
+        this.name = name;
+        this.tool = tool;
+        this.jrnicServer = jrnicServer;
+        this.iters = iters;
+        this.size = size;
+        this.jrnic = List.copyOf(jrnic);
+    }
+
+    /** The matrix entries: send/write/read bandwidth, both directions, 100 x 4096 B. */
+    public static List<SiwCase> cases(List<String> jrnic) {
+        List<SiwCase> all = new ArrayList<>();
+        for (Tool t : Tool.values()) {
+            String base = t.siw.replace('_', '-');
+            all.add(new PerftestCase(base + "-siw-client-jrnic-server", t, true, 100, 4096, jrnic));
+            all.add(new PerftestCase(base + "-jrnic-client-siw-server", t, false, 100, 4096, jrnic));
+        }
+        return all;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String proves() {
+        return tool.siw + " -R " + iters + " x " + size + " B: " + (jrnicServer ? "siw client -> jrnic server"
+                : "jrnic client -> siw server") + ", both report, wire clean";
+    }
+
+    @Override
+    public GuestConfig config() {
+        return GuestConfig.defaults();
+    }
+
+    @Override
+    public String captureInterface() {
+        return "eth0";
+    }
+
+    private String flags() {
+        return " -R -p " + PORT + " -n " + iters + " -s " + size;
+    }
+
+    private List<String> jrnicArgs(String peer) {
+        List<String> cmd = new ArrayList<>(jrnic);
+        cmd.addAll(List.of(tool.jrnic, "-R", "-p", String.valueOf(PORT), "-n", String.valueOf(iters), "-s",
+                String.valueOf(size), "--max-seconds", "30"));
+        if (peer != null) {
+            cmd.addAll(List.of("--first-fpdu-delay-ms", "50", peer));   // siw responder race (interop/README.md)
+        }
+        return cmd;
+    }
+
+    private boolean reports(String output) {
+        return Pattern.compile("(?m)^\\s*" + size + "\\s+" + iters + "\\s+\\d").matcher(output).find();
+    }
+
+    @Override
+    public CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) throws Exception {
+        long t0 = System.nanoTime();
+        List<String> failures = new ArrayList<>();
+        ExecResult jr;
+        ExecResult siw;
+        if (!jrnicServer) {
+            guest.startBackground("perftest-server", "exec " + tool.siw + flags());
+            guest.exec("i=0; until ss -ltn | grep -q ':" + PORT + " '; do [ $i -ge 100 ] && exit 1; sleep 0.1;"
+                    + " i=$((i+1)); done", Duration.ofSeconds(20));
+            jr = guest.runHost(jrnicArgs(guest.guestAddress()), Duration.ofSeconds(60));
+            siw = guest.waitBackground("perftest-server", Duration.ofSeconds(30));
+            if (siw.exitCode() == -1) {
+                siw = guest.stopBackground("perftest-server", "TERM");
+            }
+        } else {
+            Path log = outDir.resolve(name + "-jrnic-server.log");
+            Files.createDirectories(outDir);
+            Process server = guest.startHost(jrnicArgs(null), log);
+            long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+            while (System.nanoTime() < deadline && server.isAlive()
+                    && !guest.runHost(List.of("ss", "-ltn"), Duration.ofSeconds(10)).output().contains(":" + PORT + " ")) {
+                Thread.sleep(200);
+            }
+            siw = guest.exec(tool.siw + flags() + " " + guest.hostAddress(), Duration.ofSeconds(60));
+            boolean ended = server.waitFor(30, TimeUnit.SECONDS);
+            if (!ended) {
+                server.destroyForcibly();
+            }
+            jr = new ExecResult("jrnic server", ended ? server.exitValue() : ExecResult.KILLED, Files.readString(log),
+                    Duration.ofNanos(System.nanoTime() - t0));
+        }
+        GuestBootCase.expect(failures, jr.ok() && reports(jr.output()), "jrnic: " + jr);
+        GuestBootCase.expect(failures, siw.exitCode() == 0 && reports(siw.output()), "siw: " + siw);
+        Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
+        CaptureReport r = CaptureReport.of(pcap);
+        GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
+        GuestBootCase.expect(failures, r.summary().mpaStreams() == 2, "MPA streams: " + r.summary().mpaStreams());
+        GuestBootCase.expect(failures, r.setups().size() == 4, "set-up frames: " + r.setups());
+        for (SetupRecord s : r.setups()) {
+            MpaSetupFrame f = s.frameInfo();
+            GuestBootCase.expect(failures, f.revision() == MpaSetupFrame.REVISION_2 && f.enhanced() && !f.markers()
+                    && !f.crc() && !f.reject(), "set-up frame " + s);
+        }
+        GuestBootCase.expect(failures, r.crcCounts().keySet().equals(Set.of(CrcStatus.OFF)), "CRC outcomes " + r.crcCounts());
+        long sends = count(r, false, SEND);
+        long writes = count(r, true, RDMA_WRITE);
+        long expectedSends = 2L * tool.exchangesPerSide + (tool == Tool.SEND ? iters : 0);
+        GuestBootCase.expect(failures, sends == expectedSends, "Send messages: " + sends + ", wanted " + expectedSends);
+        switch (tool) {
+            case SEND -> GuestBootCase.expect(failures, writes >= 1, "no credit RDMA Write");
+            case WRITE -> GuestBootCase.expect(failures, writes == iters, "RDMA Writes: " + writes + ", wanted " + iters);
+            case READ -> {
+                long req = count(r, false, READ_REQUEST);
+                long resp = count(r, true, READ_RESPONSE);
+                GuestBootCase.expect(failures, req == iters && resp == iters && writes == 0,
+                        "Read Requests " + req + ", Read Responses " + resp + ", Writes " + writes + ", wanted " + iters);
+            }
+            default -> throw new IllegalStateException();
+        }
+        List<Violation> pads = r.problems().stream().filter(v -> v.check() == Check.PAD_NOT_ZERO).toList();
+        List<Violation> others = r.problems().stream().filter(v -> v.check() != Check.PAD_NOT_ZERO).toList();
+        GuestBootCase.expect(failures, others.isEmpty() && pads.size() <= 2, "violations: " + r.problems());
+        GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());
+        String detail = (failures.isEmpty() ? "" : String.join("; ", failures) + " | ") + r.summaryLine()
+                + (pads.isEmpty() ? "" : " (siw PAD_NOT_ZERO on the 2-byte MTU message: " + pads.size() + ")");
+        return new CaseResult(name, failures.isEmpty() ? CaseResult.Outcome.PASS : CaseResult.Outcome.FAIL, detail,
+                Duration.ofNanos(System.nanoTime() - t0), List.of(pcap));
+    }
+
+    private static long count(CaptureReport r, boolean tagged, int opcode) {
+        return r.fpdus().stream().filter(f -> f.hasControl() && f.tagged() == tagged && f.last() && f.opcode() == opcode)
+                .count();
+    }
+}
