@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * perftest in rdma_cm mode ({@code ib_send_bw|ib_write_bw|ib_read_bw -R}) against jrnic's equivalents
  * ({@code jrnic ib-send-bw|...}), both directions, on the stock guest. PASS: both exit 0 and print the result
  * line for the size and iteration count; two MPA connections (exchange, then test), rev 2 with H, no
- * markers, no CRC; exactly the expected number of exchange Sends (11 per side for SEND, 15 for WRITE/READ),
+ * markers, no CRC; exactly the expected number of exchange Sends (11 per side for SEND, 16 for WRITE/READ),
  * plus the data phase: SEND {@code n} Sends and at least one credit Write, WRITE {@code n} RDMA Write
  * messages, READ {@code n} Read Requests and Read Responses; tshark agrees. The only violation tolerated is
  * PAD_NOT_ZERO on perftest's 2-byte MTU message: siw sends the PAD octets from the user buffer (the bytes
@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 public final class PerftestCase implements SiwCase {
     /** Which tool. */
     public enum Tool {
-        SEND("ib_send_bw", "ib-send-bw", 11), WRITE("ib_write_bw", "ib-write-bw", 15), READ("ib_read_bw", "ib-read-bw", 15);
+        SEND("ib_send_bw", "ib-send-bw", 11), WRITE("ib_write_bw", "ib-write-bw", 16), READ("ib_read_bw", "ib-read-bw", 16);
 
         final String siw;
         final String jrnic;
