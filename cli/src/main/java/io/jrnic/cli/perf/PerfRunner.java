@@ -5,13 +5,15 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a plan: each RDMA test through {@link RdmaPerf}, next to its raw-TCP baseline through
- * {@link TcpPerf} against the same server. The baseline of a (kind, size, iterations) is measured once,
- * just before the first RDMA row that needs it, and shown next to each operation's row. Warm-up: every
+ * {@link TcpPerf} against the same server. The baseline (same kind, size and iterations) is measured
+ * right after each RDMA row, so that both figures of a ratio see the same machine load. Warm-up: every
  * RDMA test and every TCP baseline first runs {@link PerfConfig#warmUp} (a quarter of its iterations,
  * same size, same window, own connection; figures discarded, failures reported), repeated until it took
  * {@link PerfConfig#WARM_UP_NANOS} (at most {@link PerfConfig#WARM_UP_MAX_ROUNDS} rounds), all of them
@@ -34,8 +36,8 @@ public final class PerfRunner {
     public static List<Result> client(PerfConfig cfg, String provider, InetSocketAddress rdma, InetSocketAddress baseline,
                                       PrintWriter progress) throws IOException {
         List<Result> out = new ArrayList<>();
-        Map<String, Object> tcp = new HashMap<>();
         Map<String, String> warmFailures = new HashMap<>();
+        Set<String> tcpWarmed = new HashSet<>();
         List<PerfCase> plan = cfg.plan();
         try (RdmaPerf rp = new RdmaPerf(cfg, provider, rdma, baseline)) {
             // pass 1: every test and every baseline warms up (rounds for >= WARM_UP_NANOS) before anything is
@@ -47,7 +49,7 @@ public final class PerfRunner {
                 if (f != null) {
                     warmFailures.put(c.name() + "/" + c.size(), "warm-up: " + f);
                 }
-                if (cfg.tcpBaseline() && warmFailures.putIfAbsent(key(c), "") == null) {
+                if (cfg.tcpBaseline() && tcpWarmed.add(key(c))) {
                     say(progress, "warming up tcp " + c.kind().label() + " " + c.size() + " B x " + w.iterations());
                     warmTcp(w, baseline, cfg.maxNanos(), PerfConfig.WARM_UP_MAX_ROUNDS);
                 }
@@ -63,16 +65,13 @@ public final class PerfRunner {
                 Object base = null;
                 String tcpFailure = null;
                 if (cfg.tcpBaseline()) {
-                    base = tcp.get(key(c));
-                    if (base == null) {
-                        say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations());
-                        try {
-                            warmTcp(w, baseline, cfg.maxNanos(), 1);
-                            base = baseline(c, baseline, cfg.maxNanos());
-                            tcp.put(key(c), base);
-                        } catch (IOException | RuntimeException e) {
-                            tcpFailure = "tcp baseline: " + RdmaPerf.describe(e);
-                        }
+                    // measured again for every row, right after it: the pair runs under the same machine load
+                    say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations());
+                    try {
+                        warmTcp(w, baseline, cfg.maxNanos(), 1);
+                        base = baseline(c, baseline, cfg.maxNanos());
+                    } catch (IOException | RuntimeException e) {
+                        tcpFailure = "tcp baseline: " + RdmaPerf.describe(e);
                     }
                 }
                 String failure = o.failure() != null ? o.failure() : warmFailure != null ? warmFailure : tcpFailure;
