@@ -164,7 +164,7 @@ public final class PerfCommand implements Callable<Integer> {
                 + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, one write per message,"
                 + " same size and iterations, measured right after each RDMA row (same machine load); warm-up: every RDMA test and every TCP baseline"
                 + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
-                + " (at most 8 rounds), all before the first measured run, and once more just before its own measured run;"
+                + " (at most 64 rounds), all before the first measured run, and once more just before its own measured run;"
                 + " every RDMA test verifies the bytes it moved.";
     }
 }
