@@ -93,7 +93,7 @@ public final class JrnicRpingCase implements SiwCase {
     @Override
     public java.util.Optional<String> siwSideCommand(String jrnicHost) {
         String common = " -p " + PORT + " -C " + count + " -S " + size + " -V";
-        return java.util.Optional.of((role == Role.JRNIC_CLIENT ? "rping -s -a 0.0.0.0" + common + "   (start first)"
+        return java.util.Optional.of((role == Role.JRNIC_CLIENT ? "rping -s -a <siw-host-address>" + common + "   (start first)"
                 : "rping -c -a " + jrnicHost + common + "   (start after jrnic)") + siwParamsNote());
     }
 

@@ -73,8 +73,7 @@ public final class JrnicViolationCase implements SiwCase {
 
     @Override
     public java.util.Optional<String> siwSideCommand(String jrnicHost) {
-        return java.util.Optional.of("rping -c -a " + jrnicHost + " -p " + PORT + " -C 1 -S 64 -V   (start after jrnic;"
-                + " exits with an error: its QP was terminated)");
+        return java.util.Optional.of("rping -c -a " + jrnicHost + " -p " + PORT + " -C 1 -S 64 -V   (start after jrnic)");
     }
 
     @Override
