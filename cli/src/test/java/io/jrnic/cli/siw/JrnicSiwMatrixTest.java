@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every jrnic-vs-siw matrix case ({@link SiwMatrix#jrnicCases}), one dynamic test each, grouped by
+ * Every jrnic-vs-siw matrix case ({@link SiwMatrix#allCases} without the siw-only ones, so cases other
+ * files register there run too), one dynamic test each, grouped by
  * guest configuration (one boot per configuration). Captures and logs: target/siw-captures/JrnicSiwMatrixTest/.
  */
 @Tag("siw")
@@ -23,7 +24,9 @@ class JrnicSiwMatrixTest {
     Stream<DynamicTest> jrnicAgainstSiw() throws Exception {
         SiwSession.assumeAvailable();
         Path out = SiwSession.out(getClass().getSimpleName());
-        List<SiwCase> cases = SiwMatrix.byConfig(SiwMatrix.jrnicCases(SiwSession.jrnic()));
+        // every case with a jrnic side: allCases() minus the siw-only ones (those run in interop's tests)
+        List<String> siwOnly = SiwMatrix.guestOnlyCases().stream().map(SiwCase::name).toList();
+        List<SiwCase> cases = SiwMatrix.allCases().stream().filter(c -> !siwOnly.contains(c.name())).toList();
         return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
             SiwGuest guest = SiwSession.pool().guestFor(c.config());
             CaseResult r;

@@ -66,6 +66,7 @@ public final class SiwMatrix {
     public static List<SiwCase> allCases() {
         List<SiwCase> all = new ArrayList<>(guestOnlyCases());
         JrnicLauncher.find().ifPresent(j -> all.addAll(jrnicCases(j)));
+        JrnicLauncher.find().ifPresent(j -> all.addAll(CmToolCase.cases(j)));
         return byConfig(all);
     }
 

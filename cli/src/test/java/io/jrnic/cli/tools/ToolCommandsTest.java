@@ -1,0 +1,49 @@
+package io.jrnic.cli.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.cli.Jrnic;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/** The tool subcommands are registered, print the originals' framing lines and map outcomes to exit codes. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ToolCommandsTest {
+
+    private static String[] run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new Jrnic());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return new String[] {String.valueOf(cl.execute(args)), out.toString(), err.toString()};
+    }
+
+    @Test
+    void ucmatoseRefusesSeveralConnectionsWithExitCode2() {
+        String[] r = run("ucmatose", "-c", "2");
+        assertEquals("2", r[0]);
+        assertTrue(r[2].contains("-c 1"), r[2]);
+    }
+
+    @Test
+    void rdmaClientWithoutServerPrintsStartAndEndOneAndExits1() {
+        // port 1 on loopback: nothing listens, the connect fails at once
+        String[] r = run("rdma-client", "-s", "127.0.0.1", "-p", "1", "--max-seconds", "5");
+        assertEquals("1", r[0]);
+        assertEquals("rdma_client: start\nrdma_client: end 1\n", r[1]);
+    }
+
+    @Test
+    void ucmatoseClientFailureEndsWithReturnStatus1() {
+        String[] r = run("ucmatose", "-s", "127.0.0.1", "-p", "1", "--max-seconds", "5");
+        assertEquals("1", r[0]);
+        assertTrue(r[1].startsWith("cmatose: starting client\ncmatose: connecting\n"), r[1]);
+        assertTrue(r[1].endsWith("test complete\nreturn status 1\n"), r[1]);
+    }
+}
