@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         description = "A pure-Java software RNIC speaking iWARP.",
         subcommands = {CommandLine.HelpCommand.class, DecodeCommand.class, PerfCommand.class, RpingCommand.class,
                 io.jrnic.cli.tools.RdmaServerCommand.class, io.jrnic.cli.tools.RdmaClientCommand.class,
-                io.jrnic.cli.tools.UcmatoseCommand.class})
+                io.jrnic.cli.tools.UcmatoseCommand.class,
+                InteropCommand.class})
 public final class Jrnic implements Runnable {
 
     @Override
