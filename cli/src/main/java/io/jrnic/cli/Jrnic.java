@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
         subcommands = {CommandLine.HelpCommand.class, DecodeCommand.class, PerfCommand.class, RpingCommand.class,
                 io.jrnic.cli.tools.RdmaServerCommand.class, io.jrnic.cli.tools.RdmaClientCommand.class,
                 io.jrnic.cli.tools.UcmatoseCommand.class,
+                InteropCommand.class,
                 io.jrnic.cli.tools.PerftestCommand.SendBw.class, io.jrnic.cli.tools.PerftestCommand.WriteBw.class, io.jrnic.cli.tools.PerftestCommand.ReadBw.class})
 public final class Jrnic implements Runnable {
 

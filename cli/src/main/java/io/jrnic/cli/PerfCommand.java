@@ -162,8 +162,9 @@ public final class PerfCommand implements Callable<Integer> {
                 + ", CRC " + (c.crc() ? "on" : "off") + ", markers " + (c.markers() ? "on" : "off")
                 + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
                 + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, one write per message,"
-                + " measured once per size and reused across operations; warm-up: every RDMA test and every TCP baseline"
+                + " same size and iterations, measured right after each RDMA row (same machine load); warm-up: every RDMA test and every TCP baseline"
                 + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
-                + " (at most 8 rounds); every RDMA test verifies the bytes it moved.";
+                + " (at most 64 rounds), all before the first measured run, and once more just before its own measured run;"
+                + " every RDMA test verifies the bytes it moved.";
     }
 }

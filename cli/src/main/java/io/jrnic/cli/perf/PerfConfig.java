@@ -29,7 +29,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     /** Warm-up rounds repeat until they took this long (the JIT needs about a second of a loop)... */
     static final long WARM_UP_NANOS = 1_000_000_000L;
     /** ...or this many rounds ran. */
-    static final int WARM_UP_MAX_ROUNDS = 8;
+    static final int WARM_UP_MAX_ROUNDS = 64;
 
     public PerfConfig {
         ops = Set.copyOf(ops);

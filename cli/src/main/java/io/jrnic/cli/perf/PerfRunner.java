@@ -5,17 +5,20 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a plan: each RDMA test through {@link RdmaPerf}, next to its raw-TCP baseline through
- * {@link TcpPerf} against the same server. The baseline of a (kind, size, iterations) is measured once,
- * just before the first RDMA row that needs it, and shown next to each operation's row. Warm-up: every
+ * {@link TcpPerf} against the same server. The baseline (same kind, size and iterations) is measured
+ * right after each RDMA row, so that both figures of a ratio see the same machine load. Warm-up: every
  * RDMA test and every TCP baseline first runs {@link PerfConfig#warmUp} (a quarter of its iterations,
  * same size, same window, own connection; figures discarded, failures reported), repeated until it took
- * {@link PerfConfig#WARM_UP_NANOS} (at most {@link PerfConfig#WARM_UP_MAX_ROUNDS} rounds), so that the
- * measured runs of both sides start with compiled code and warm allocators.
+ * {@link PerfConfig#WARM_UP_NANOS} (at most {@link PerfConfig#WARM_UP_MAX_ROUNDS} rounds), all of them
+ * before the first measured run; then each measured run follows one more warm-up round of its own. The
+ * measured runs of both sides start with compiled code and warm allocators, whatever their order.
  */
 public final class PerfRunner {
     private PerfRunner() {
@@ -33,42 +36,45 @@ public final class PerfRunner {
     public static List<Result> client(PerfConfig cfg, String provider, InetSocketAddress rdma, InetSocketAddress baseline,
                                       PrintWriter progress) throws IOException {
         List<Result> out = new ArrayList<>();
-        Map<String, Object> tcp = new HashMap<>();
+        Map<String, String> warmFailures = new HashMap<>();
+        Set<String> tcpWarmed = new HashSet<>();
+        List<PerfCase> plan = cfg.plan();
         try (RdmaPerf rp = new RdmaPerf(cfg, provider, rdma, baseline)) {
-            for (PerfCase c : cfg.plan()) {
+            // pass 1: every test and every baseline warms up (rounds for >= WARM_UP_NANOS) before anything is
+            // measured, so that no row pays for compiling code that a later row also runs
+            for (PerfCase c : plan) {
                 PerfCase w = PerfConfig.warmUp(c);
                 say(progress, "warming up " + c.name() + " " + c.size() + " B x " + w.iterations());
-                String warmFailure = null;
-                long w0 = System.nanoTime();
-                for (int round = 0; warmFailure == null && round < PerfConfig.WARM_UP_MAX_ROUNDS
-                        && (round == 0 || System.nanoTime() - w0 < PerfConfig.WARM_UP_NANOS); round++) {
-                    warmFailure = rp.run(w).failure();
+                String f = warmRdma(rp, w, PerfConfig.WARM_UP_MAX_ROUNDS);
+                if (f != null) {
+                    warmFailures.put(c.name() + "/" + c.size(), "warm-up: " + f);
                 }
+                if (cfg.tcpBaseline() && tcpWarmed.add(key(c))) {
+                    say(progress, "warming up tcp " + c.kind().label() + " " + c.size() + " B x " + w.iterations());
+                    warmTcp(w, baseline, cfg.maxNanos(), PerfConfig.WARM_UP_MAX_ROUNDS);
+                }
+            }
+            // pass 2: each row runs one warm-up round (fresh connection, caches) and then the measured run
+            for (PerfCase c : plan) {
+                PerfCase w = PerfConfig.warmUp(c);
+                String warmFailure = warmFailures.get(c.name() + "/" + c.size());
+                String again = warmRdma(rp, w, 1);
+                warmFailure = warmFailure != null ? warmFailure : again != null ? "warm-up: " + again : null;
                 say(progress, "running " + c.name() + " " + c.size() + " B x " + c.iterations());
                 RdmaPerf.Outcome o = rp.run(c);
                 Object base = null;
                 String tcpFailure = null;
                 if (cfg.tcpBaseline()) {
-                    String key = c.kind() + "/" + c.size() + "/" + c.iterations();
-                    base = tcp.get(key);
-                    if (base == null) {
-                        say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations());
-                        try {
-                            say(progress, "warming up tcp " + c.kind().label() + " " + c.size() + " B x " + w.iterations());
-                            long t0 = System.nanoTime();
-                            for (int round = 0; round < PerfConfig.WARM_UP_MAX_ROUNDS
-                                    && (round == 0 || System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS); round++) {
-                                baseline(w, baseline, cfg.maxNanos());
-                            }
-                            base = baseline(c, baseline, cfg.maxNanos());
-                            tcp.put(key, base);
-                        } catch (IOException | RuntimeException e) {
-                            tcpFailure = "tcp baseline: " + RdmaPerf.describe(e);
-                        }
+                    // measured again for every row, right after it: the pair runs under the same machine load
+                    say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations());
+                    try {
+                        warmTcp(w, baseline, cfg.maxNanos(), 1);
+                        base = baseline(c, baseline, cfg.maxNanos());
+                    } catch (IOException | RuntimeException e) {
+                        tcpFailure = "tcp baseline: " + RdmaPerf.describe(e);
                     }
                 }
-                String failure = o.failure() != null ? o.failure()
-                        : warmFailure != null ? "warm-up: " + warmFailure : tcpFailure;
+                String failure = o.failure() != null ? o.failure() : warmFailure != null ? warmFailure : tcpFailure;
                 out.add(c.kind() == Kind.BW
                         ? Result.bw(c, o.bw(), (BwFigure) base, failure, o.note())
                         : Result.lat(c, o.lat(), base instanceof TcpLat l ? (c.op() == Op.READ ? l.whole() : l.half()) : null,
@@ -76,6 +82,35 @@ public final class PerfRunner {
             }
         }
         return out;
+    }
+
+    private static String key(PerfCase c) {
+        return c.kind() + "/" + c.size() + "/" + c.iterations();
+    }
+
+    /** Runs {@code w} until {@link PerfConfig#WARM_UP_NANOS} passed or {@code maxRounds} ran; the first failure, or null. */
+    private static String warmRdma(RdmaPerf rp, PerfCase w, int maxRounds) {
+        long t0 = System.nanoTime();
+        for (int round = 0; round < maxRounds && (round == 0 || System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS); round++) {
+            String f = rp.run(w).failure();
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** The TCP baseline's warm-up, same rule as {@link #warmRdma}; a failure shows in the measured run. */
+    private static void warmTcp(PerfCase w, InetSocketAddress addr, long maxNanos, int maxRounds) {
+        long t0 = System.nanoTime();
+        try {
+            for (int round = 0; round < maxRounds && (round == 0 || System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS);
+                    round++) {
+                baseline(w, addr, maxNanos);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the measured baseline run reports it
+        }
     }
 
     /** The raw-TCP figure for a case: a stream for BW, a ping-pong for LAT (scaled like the RDMA row). */

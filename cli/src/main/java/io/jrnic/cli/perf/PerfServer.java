@@ -150,6 +150,9 @@ public final class PerfServer implements AutoCloseable {
                 if (failure == null && clientDone >= 0 && t.servedIterations >= 0 && t.servedIterations < clientDone) {
                     failure = "server saw " + t.servedIterations + " of the client's " + clientDone + " iterations";
                 }
+                // tear the test down before answering: the client's next measurement (often the TCP baseline)
+                // must not share the cores with this test's disconnect and close
+                t.close();
                 ctl.result(failure);
             } finally {
                 pending = null;
@@ -301,8 +304,14 @@ public final class PerfServer implements AutoCloseable {
             return endCount != null;
         }
 
+        private boolean closed;
+
         @Override
         public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
             try {
                 Connection c = connection.getNow(null);
                 if (c != null) {

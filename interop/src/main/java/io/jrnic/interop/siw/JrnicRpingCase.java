@@ -29,15 +29,38 @@ public final class JrnicRpingCase implements SiwCase {
     private final int count;
     private final int size;
     private final List<String> jrnic;
+    private final GuestConfig config;
+    private final List<String> command;
+    private final boolean expectCrc;
+    private final boolean expectRtr;
 
     /** {@code jrnic}: the CLI launcher ({@link JrnicLauncher}); {@code crc}: jrnic requests CRC (--crc). */
     public JrnicRpingCase(String name, Role role, boolean crc, int count, int size, List<String> jrnic) {
+        this(name, role, GuestConfig.defaults(), List.of("rping"), crc, crc, false, count, size, jrnic);
+    }
+
+    /**
+     * The general form: siw booted with {@code config}; jrnic runs {@code command} (a CLI subcommand
+     * taking rping's flags, e.g. {@code rping} or {@code interop peer-rping --p2p}); {@code crc}: jrnic
+     * asks for CRC; {@code expectCrc}: every FPDU must carry a good CRC (else all OFF); {@code expectRtr}:
+     * peer-to-peer, the initiator's first FPDU is a zero-length RDMA Write (the RTR).
+     */
+    public JrnicRpingCase(String name, Role role, GuestConfig config, List<String> command, boolean crc,
+                          boolean expectCrc, boolean expectRtr, int count, int size, List<String> jrnic) {
         this.name = name;
         this.role = role;
         this.crc = crc;
         this.count = count;
         this.size = size;
         this.jrnic = List.copyOf(jrnic);
+        this.config = config;
+        this.command = List.copyOf(command);
+        this.expectCrc = expectCrc;
+        this.expectRtr = expectRtr;
+    }
+
+    public Role role() {
+        return role;
     }
 
     @Override
@@ -48,17 +71,47 @@ public final class JrnicRpingCase implements SiwCase {
     @Override
     public String proves() {
         return (role == Role.JRNIC_CLIENT ? "jrnic rping client -> siw rping server" : "siw rping client -> jrnic rping server")
-                + " (" + count + " x " + size + " B" + (crc ? ", CRC" : "") + "): data validated, wire clean";
+                + " (" + count + " x " + size + " B" + (crc ? ", jrnic asks CRC" : "")
+                + (config.siwParams().isEmpty() ? "" : ", siw " + String.join(",", config.siwParams()))
+                + (expectCrc ? ", CRC on" : "") + (expectRtr ? ", RTR" : "") + "): data validated, wire clean";
     }
 
     @Override
     public GuestConfig config() {
-        return GuestConfig.defaults();
+        return config;
     }
 
     @Override
     public String captureInterface() {
         return "eth0";
+    }
+
+    private String siwParamsNote() {
+        return config.siwParams().isEmpty() ? "" : "   (siw configured with " + String.join(", ", config.siwParams()) + ")";
+    }
+
+    @Override
+    public java.util.Optional<String> siwSideCommand(String jrnicHost) {
+        String common = " -p " + PORT + " -C " + count + " -S " + size + " -V";
+        return java.util.Optional.of((role == Role.JRNIC_CLIENT ? "rping -s -a <siw-host-address>" + common + "   (start first)"
+                : "rping -c -a " + jrnicHost + common + "   (start after jrnic)") + siwParamsNote());
+    }
+
+    @Override
+    public CaseResult runPeer(String host, Path outDir) throws Exception {
+        long t0 = System.nanoTime();
+        List<String> cmd = new ArrayList<>(jrnic);
+        cmd.addAll(command);
+        cmd.addAll(role == Role.JRNIC_CLIENT ? List.of("-c", "-a", host) : List.of("-s", "-a", "0.0.0.0"));
+        cmd.addAll(List.of("-p", String.valueOf(PORT), "-C", String.valueOf(count), "-S", String.valueOf(size), "-V",
+                "--max-seconds", "120"));
+        if (crc) {
+            cmd.add("--crc");
+        }
+        ExecResult jr = Host.run(cmd, Duration.ofSeconds(180));
+        List<String> failures = new ArrayList<>();
+        GuestBootCase.expect(failures, jr.ok(), "jrnic: " + jr);
+        return CaseSupport.result(name, failures, "jrnic exit " + jr.exitCode(), t0, List.of());
     }
 
     @Override
@@ -69,7 +122,7 @@ public final class JrnicRpingCase implements SiwCase {
         ExecResult jr;
         ExecResult siw;
         List<String> cmd = new ArrayList<>(jrnic);
-        cmd.add("rping");
+        cmd.addAll(command);
         if (role == Role.JRNIC_CLIENT) {
             guest.startBackground("rping-server", "exec rping -s -a " + guest.guestAddress() + common);
             guest.exec("i=0; until ss -ltn | grep -q ':" + PORT + " '; do [ $i -ge 100 ] && exit 1; sleep 0.1;"
@@ -114,12 +167,27 @@ public final class JrnicRpingCase implements SiwCase {
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
         GuestBootCase.expect(failures, r.setups().size() == 2, "set-up frames: " + r.setups());
+        // C in the Reply = CRC in use for both directions (RFC 5044 section 7.1)
+        GuestBootCase.expect(failures, r.setups().stream().filter(s -> s.dir() == io.jrnic.interop.decode.Direction.R2I)
+                .allMatch(s -> s.frameInfo().crc() == expectCrc), "Reply C flag, wanted " + expectCrc + ": " + r.setups());
         for (SetupRecord s : r.setups()) {
             MpaSetupFrame f = s.frameInfo();
             GuestBootCase.expect(failures, f.revision() == MpaSetupFrame.REVISION_2 && f.enhanced() && !f.markers()
                     && !f.reject(), "set-up frame " + s);
         }
-        CrcStatus want = crc ? CrcStatus.GOOD : CrcStatus.OFF;
+        if (expectRtr) {
+            io.jrnic.interop.decode.FpduRecord first = r.fpdus().stream()
+                    .filter(f -> f.dir() == io.jrnic.interop.decode.Direction.I2R).findFirst().orElse(null);
+            GuestBootCase.expect(failures, first != null && first.tagged() && first.opcode() == 0
+                    && first.ulpduLength() == 14, "first initiator FPDU is not a zero-length Write RTR: " + first);
+            GuestBootCase.expect(failures, r.setups().stream().allMatch(s -> s.frameInfo().v2Words() != null
+                    && s.frameInfo().v2Words().p2p()), "P2P not set in both set-up frames: " + r.setups());
+            // the Reply (R2I) selects exactly one RTR, WRITE (siw as responder picks it; jrnic prefers it)
+            GuestBootCase.expect(failures, r.setups().stream().filter(s -> s.dir() == io.jrnic.interop.decode.Direction.R2I)
+                    .allMatch(s -> s.frameInfo().v2Words().writeRtr() && s.frameInfo().v2Words().rtrCount() == 1),
+                    "Reply does not select WRITE RTR: " + r.setups());
+        }
+        CrcStatus want = expectCrc ? CrcStatus.GOOD : CrcStatus.OFF;
         GuestBootCase.expect(failures, !r.fpdus().isEmpty() && r.crcCounts().keySet().equals(java.util.Set.of(want)),
                 "CRC outcomes " + r.crcCounts() + ", wanted all " + want);
         long reads = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == READ_REQUEST).count();

@@ -24,4 +24,18 @@ public interface SiwCase {
 
     /** Runs the case; artifacts go to {@code outDir}. Checks that fail give FAIL, not exceptions. */
     CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) throws Exception;
+
+    /**
+     * For {@code jrnic interop --peer HOST} (a real siw machine): the command the user runs on the siw
+     * host ({@code jrnicHost}: this machine's address as the siw host reaches it), or empty when the case
+     * needs the guest (siw-only cases).
+     */
+    default java.util.Optional<String> siwSideCommand(String jrnicHost) {
+        return java.util.Optional.empty();
+    }
+
+    /** For {@code --peer}: runs jrnic's side only, connecting only to {@code host} (or listening for it); no capture. */
+    default CaseResult runPeer(String host, Path outDir) throws Exception {
+        return new CaseResult(name(), CaseResult.Outcome.SKIP, "needs the guest", java.time.Duration.ZERO, java.util.List.of());
+    }
 }

@@ -129,14 +129,14 @@ public final class SiwGuest implements AutoCloseable {
         if (!qemu.isAlive()) {
             failure = "QEMU exited with " + qemu.exitValue();
             throw new GuestFailureException(kind == GuestFailureException.Kind.BOOT ? kind
-                    : GuestFailureException.Kind.DEAD, failure, consoleTail(40));
+                    : GuestFailureException.Kind.DEAD, failure, failureConsole());
         }
         String text = consoleText();
         for (String m : DEATH_MARKERS) {
             if (text.contains(m)) {
                 failure = "guest kernel: " + m;
                 throw new GuestFailureException(kind == GuestFailureException.Kind.BOOT ? kind
-                        : GuestFailureException.Kind.DEAD, failure, consoleTail(40));
+                        : GuestFailureException.Kind.DEAD, failure, failureConsole());
             }
         }
     }
@@ -152,7 +152,7 @@ public final class SiwGuest implements AutoCloseable {
             throw new IllegalStateException("guest closed");
         }
         if (failure != null) {
-            throw new GuestFailureException(GuestFailureException.Kind.DEAD, failure, consoleTail(40));
+            throw new GuestFailureException(GuestFailureException.Kind.DEAD, failure, failureConsole());
         }
         try {
             return control.exec(script, timeout, GRACE);
@@ -160,7 +160,7 @@ public final class SiwGuest implements AutoCloseable {
             sleep(500); // let a dying kernel finish its console output
             checkAlive(GuestFailureException.Kind.DEAD);
             failure = e.getMessage();
-            throw new GuestFailureException(GuestFailureException.Kind.HUNG, e.getMessage(), consoleTail(40));
+            throw new GuestFailureException(GuestFailureException.Kind.HUNG, e.getMessage(), failureConsole());
         }
     }
 
@@ -327,6 +327,25 @@ public final class SiwGuest implements AutoCloseable {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    /**
+     * The console for a failure report: from a few lines before the kernel's panic line to the end
+     * (a panic's stack dump is longer than any fixed tail), else the last 40 lines.
+     */
+    String failureConsole() {
+        String text = consoleText();
+        int at = text.indexOf(DEATH_MARKERS[0]);
+        if (at < 0) {
+            return consoleTail(40);
+        }
+        int start = at;
+        for (int i = 0; i < 4 && start > 0; i++) {
+            start = text.lastIndexOf('\n', start - 1);
+        }
+        String from = text.substring(Math.max(0, start));
+        String[] lines = from.split("\r?\n");
+        return lines.length <= 120 ? from : String.join("\n", java.util.Arrays.copyOf(lines, 120)) + "\n[...]\n";
     }
 
     /** The last {@code lines} lines of the console. */

@@ -15,8 +15,9 @@ import java.util.Optional;
  * returns the exit status; {@link #main} exits with it.
  * <pre>
  *   build [--force]                 build the guest image (no-op when cached), print its directory
- *   list                            list the matrix cases
+ *   list [--peer HOST]              list the matrix cases (with --peer: the siw-side command of each)
  *   run [--out DIR] [CASE...]       boot and run cases (default: all); 0 all pass, 1 a failure, 2 unavailable
+ *   run --peer HOST [CASE...]       jrnic's side only, against a real siw host where the user started the siw side
  *   exec [--params K=V,...] CMD     boot a guest, run CMD in it, print its output, exit with its status
  * </pre>
  */
@@ -37,7 +38,7 @@ public final class SiwInterop {
             List<String> rest = args.subList(Math.min(1, args.size()), args.size());
             return switch (cmd) {
                 case "build" -> build(rest, out, err);
-                case "list" -> list(out);
+                case "list" -> list(rest, out);
                 case "run" -> runCases(rest, out, err);
                 case "exec" -> exec(rest, out, err);
                 default -> usage(cmd.equals("help") ? out : err, cmd.equals("help") ? 0 : 64);
@@ -70,25 +71,53 @@ public final class SiwInterop {
         return 0;
     }
 
-    private static int list(PrintStream out) {
+    private static int list(List<String> args, PrintStream out) {
         if (JrnicLauncher.find().isEmpty()) {
             out.println("(jrnic cases need the jrnic CLI: -Djrnic.cli=..., JRNIC_CLI=... or cli/target/jrnic.jar)");
         }
+        int at = args.indexOf("--peer");
+        String peer = at >= 0 && at + 1 < args.size() ? args.get(at + 1) : null;
         for (SiwCase c : SiwMatrix.allCases()) {
-            out.printf("%-28s %s%n", c.name(), c.proves());
+            if (peer == null) {
+                out.printf("%-38s %-10s %s%n", c.name(), label(c.config()), c.proves());
+            } else {
+                c.siwSideCommand("<this-host>").ifPresent(cmd -> out.printf("%-38s on %s: %s%n", c.name(), peer, cmd));
+            }
         }
         return 0;
+    }
+
+    private static String label(GuestConfig g) {
+        return g.siwParams().isEmpty() ? g.variant().dir() : String.join(",", g.siwParams());
+    }
+
+    /** The results as a table: case, outcome, seconds; then the totals. */
+    public static void table(List<CaseResult> results, PrintStream out) {
+        out.printf("%n%-38s %-4s %7s%n", "case", "", "seconds");
+        double total = 0;
+        for (CaseResult r : results) {
+            out.printf("%-38s %-4s %7.1f%n", r.name(), r.outcome(), r.elapsed().toMillis() / 1000.0);
+            total += r.elapsed().toMillis() / 1000.0;
+        }
+        long passed = results.stream().filter(CaseResult::passed).count();
+        out.printf("%-38s %-4s %7.1f%n", passed + "/" + results.size() + " passed", "", total);
     }
 
     private static int runCases(List<String> args, PrintStream out, PrintStream err) throws IOException {
         Path outDir = Paths.get("siw-interop-out");
         List<String> names = new ArrayList<>();
+        String peer = null;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--out") && i + 1 < args.size()) {
                 outDir = Paths.get(args.get(++i));
+            } else if (args.get(i).equals("--peer") && i + 1 < args.size()) {
+                peer = args.get(++i);
             } else {
                 names.add(args.get(i));
             }
+        }
+        if (peer != null) {
+            return runPeer(peer, names, outDir, out, err);
         }
         Optional<String> why = SiwImage.unavailableReason();
         if (why.isPresent()) {
@@ -106,9 +135,40 @@ public final class SiwInterop {
             return 64;
         }
         List<CaseResult> results = SiwMatrix.run(SiwImage.find().orElseThrow(), cases, outDir, out);
+        table(results, out);
         long passed = results.stream().filter(CaseResult::passed).count();
         out.printf("%d passed, %d failed (artifacts in %s)%n", passed, results.size() - passed, outDir.toAbsolutePath());
         return passed == results.size() ? 0 : 1;
+    }
+
+    /** jrnic's side of the named cases (default: every case that has one) against {@code host}. */
+    private static int runPeer(String host, List<String> names, Path outDir, PrintStream out, PrintStream err)
+            throws IOException {
+        Files.createDirectories(outDir);
+        List<CaseResult> results = new ArrayList<>();
+        for (SiwCase c : SiwMatrix.allCases()) {
+            boolean named = names.contains(c.name());
+            if ((names.isEmpty() || named) && c.siwSideCommand(host).isPresent()) {
+                out.println(c.name() + ": start on " + host + ": " + c.siwSideCommand("<this-host>").orElseThrow());
+                CaseResult r;
+                try {
+                    r = c.runPeer(host, outDir);
+                } catch (Exception e) {
+                    r = new CaseResult(c.name(), CaseResult.Outcome.FAIL, e.toString(), Duration.ZERO, List.of());
+                }
+                out.println(r);
+                results.add(r);
+            } else if (named) {
+                err.println(c.name() + " needs the guest (no --peer form)");
+                return 64;
+            }
+        }
+        if (results.isEmpty()) {
+            err.println("no case with a --peer form in " + names);
+            return 64;
+        }
+        table(results, out);
+        return results.stream().allMatch(CaseResult::passed) ? 0 : 1;
     }
 
     private static int exec(List<String> args, PrintStream out, PrintStream err) throws IOException {

@@ -30,13 +30,33 @@ public final class SiwMatrix {
                 new RpingGuestCase("rping-siw2siw-crc-p2p", crcP2p, 10, 4000));
     }
 
-    /** The cases with jrnic on the host side, started through {@code jrnic} ({@link JrnicLauncher}). */
+    /**
+     * The cases with jrnic on the host side, started through {@code jrnic} ({@link JrnicLauncher}).
+     * One line per case: add new cases as one more line.
+     */
     public static List<SiwCase> jrnicCases(List<String> jrnic) {
-        return List.of(
-                new JrnicRpingCase("jrnic-client-siw-server", JrnicRpingCase.Role.JRNIC_CLIENT, false, 10, 4000, jrnic),
-                new JrnicRpingCase("siw-client-jrnic-server", JrnicRpingCase.Role.JRNIC_SERVER, false, 10, 4000, jrnic),
-                new JrnicRpingCase("jrnic-client-siw-server-crc", JrnicRpingCase.Role.JRNIC_CLIENT, true, 10, 4000, jrnic),
-                new JrnicRpingCase("siw-client-jrnic-server-crc", JrnicRpingCase.Role.JRNIC_SERVER, true, 10, 4000, jrnic));
+        GuestConfig crcRequired = GuestConfig.params("mpa_crc_required=1");
+        GuestConfig p2p = GuestConfig.params("peer_to_peer=1");
+        List<String> rping = List.of("rping");
+        List<String> p2pRping = List.of("interop", "peer-rping", "--p2p");
+        List<SiwCase> cases = new ArrayList<>();
+        cases.add(new JrnicRpingCase("jrnic-client-siw-server", JrnicRpingCase.Role.JRNIC_CLIENT, false, 10, 4000, jrnic));
+        cases.add(new JrnicRpingCase("siw-client-jrnic-server", JrnicRpingCase.Role.JRNIC_SERVER, false, 10, 4000, jrnic));
+        cases.add(new JrnicRpingCase("jrnic-client-siw-server-crc", JrnicRpingCase.Role.JRNIC_CLIENT, true, 10, 4000, jrnic));
+        cases.add(new JrnicRpingCase("siw-client-jrnic-server-crc", JrnicRpingCase.Role.JRNIC_SERVER, true, 10, 4000, jrnic));
+        cases.add(new JrnicViolationCase("jrnic-write-bad-stag", JrnicViolationCase.Kind.BAD_STAG, jrnic));
+        cases.add(new JrnicViolationCase("jrnic-write-out-of-bounds", JrnicViolationCase.Kind.OUT_OF_BOUNDS, jrnic));
+        cases.add(new SiwTerminateCase("siw-killed-jrnic-flushes", jrnic));
+        cases.add(new HandOverCase("siw-rdma-client-jrnic-handover", jrnic));
+        cases.add(new JrnicRpingCase("jrnic-client-siw-server-crc-required", JrnicRpingCase.Role.JRNIC_CLIENT, crcRequired,
+                rping, false, false, false, 10, 4000, jrnic));   // siw as responder does not impose C (see README)
+        cases.add(new JrnicRpingCase("siw-client-jrnic-server-crc-required", JrnicRpingCase.Role.JRNIC_SERVER, crcRequired,
+                rping, false, true, false, 10, 4000, jrnic));
+        cases.add(new JrnicRpingCase("jrnic-client-siw-server-p2p", JrnicRpingCase.Role.JRNIC_CLIENT, p2p,
+                p2pRping, false, false, true, 10, 4000, jrnic));
+        cases.add(new JrnicRpingCase("siw-client-jrnic-server-p2p", JrnicRpingCase.Role.JRNIC_SERVER, p2p,
+                rping, false, false, true, 10, 4000, jrnic));
+        return cases;
     }
 
     /**
@@ -48,6 +68,12 @@ public final class SiwMatrix {
         JrnicLauncher.find().ifPresent(j -> all.addAll(jrnicCases(j)));
         JrnicLauncher.find().ifPresent(j -> all.addAll(CmToolCase.cases(j)));
         JrnicLauncher.find().ifPresent(j -> all.addAll(PerftestCase.cases(j)));
+        return byConfig(all);
+    }
+
+    /** {@code cases} reordered (stable) so that cases on the same guest configuration run together. */
+    public static List<SiwCase> byConfig(List<SiwCase> cases) {
+        List<SiwCase> all = new ArrayList<>(cases);
         List<GuestConfig> order = new ArrayList<>();
         all.forEach(c -> {
             if (!order.contains(c.config())) {
@@ -63,33 +89,19 @@ public final class SiwMatrix {
             throws IOException {
         Files.createDirectories(outDir);
         List<CaseResult> results = new ArrayList<>();
-        SiwGuest guest = null;
-        try {
+        try (GuestPool pool = new GuestPool(image, log)) {
             for (SiwCase c : cases) {
                 long t0 = System.nanoTime();
                 try {
-                    if (guest != null && (!guest.alive() || !guest.config().equals(c.config()))) {
-                        guest.close();
-                        guest = null;
-                    }
-                    if (guest == null) {
-                        guest = SiwGuest.boot(image, c.config());
-                        log.printf("booted %s %s in %.1f s (namespace %s)%n", c.config().variant().dir(),
-                                c.config().siwParams(), guest.bootTime().toMillis() / 1000.0, guest.namespace());
-                    }
-                    results.add(runOne(guest, c, outDir));
+                    results.add(runOne(pool.guestFor(c.config()), c, outDir));
                 } catch (GuestFailureException | IOException e) {
-                    if (guest != null) {
-                        saveConsole(guest, outDir.resolve(c.name() + "-console.txt"));
+                    if (pool.current() != null) {
+                        saveConsole(pool.current(), outDir.resolve(c.name() + "-console.txt"));
                     }
                     results.add(new CaseResult(c.name(), CaseResult.Outcome.FAIL, e.getMessage(),
                             Duration.ofNanos(System.nanoTime() - t0), List.of()));
                 }
                 log.println(results.get(results.size() - 1));
-            }
-        } finally {
-            if (guest != null) {
-                guest.close();
             }
         }
         return results;
@@ -114,7 +126,7 @@ public final class SiwMatrix {
         return r;
     }
 
-    static void saveConsole(SiwGuest guest, Path file) {
+    public static void saveConsole(SiwGuest guest, Path file) {
         try {
             Files.writeString(file, guest.consoleText(), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {

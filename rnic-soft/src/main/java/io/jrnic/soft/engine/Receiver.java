@@ -368,14 +368,24 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         head.done = true;
     }
 
+    /**
+     * Opt-in: decode received Terminates in Linux siw's little-endian bitfield layout (siw-notes:
+     * Layer/EType nibbles swapped, M/D/R in the low bits). System property {@code jrnic.siwTerminates=true};
+     * off by default (RFC layout). Only decoding changes: jrnic always sends RFC-correct Terminates.
+     */
+    static final boolean SIW_TERMINATES = Boolean.getBoolean("jrnic.siwTerminates");
+
     /** A Terminate from the peer (RFC 5040 section 4.8). */
     private void terminate(ByteBuf buf, int at, int len) {
         Terminate t;
         try {
-            t = TerminateDecoder.decode(buf, at, len, TerminateDecoder.Mode.STRICT);
+            t = TerminateDecoder.decode(buf, at, len,
+                    SIW_TERMINATES ? TerminateDecoder.Mode.SIW_QUIRK : TerminateDecoder.Mode.STRICT);
         } catch (MalformedTerminateException ex) {
             int c = at + UntaggedHeader.HEADER_LENGTH;
-            t = new Terminate(TerminateHeader.layer(buf, c), TerminateHeader.errorType(buf, c),
+            int layer = TerminateHeader.layer(buf, c);
+            int type = TerminateHeader.errorType(buf, c);
+            t = new Terminate(SIW_TERMINATES ? type : layer, SIW_TERMINATES ? layer : type,
                     TerminateHeader.errorCode(buf, c), false, 0, null, null);
         }
         qp.terminateReceived(t);

@@ -1,0 +1,46 @@
+package io.jrnic.interop.siw;
+
+import java.io.IOException;
+import java.io.PrintStream;
+
+/**
+ * One guest at a time, reused while the next case wants the same {@link GuestConfig} and the guest
+ * is alive; otherwise closed and booted anew (one QEMU at a time on this machine).
+ */
+public final class GuestPool implements AutoCloseable {
+    private final SiwImage image;
+    private final PrintStream log;
+    private SiwGuest guest;
+
+    public GuestPool(SiwImage image, PrintStream log) {
+        this.image = image;
+        this.log = log;
+    }
+
+    /** A live guest booted with {@code config}. */
+    public synchronized SiwGuest guestFor(GuestConfig config) throws IOException {
+        if (guest != null && (!guest.alive() || !guest.config().equals(config))) {
+            guest.close();
+            guest = null;
+        }
+        if (guest == null) {
+            guest = SiwGuest.boot(image, config);
+            log.printf("booted %s %s in %.1f s (namespace %s)%n", config.variant().dir(), config.siwParams(),
+                    guest.bootTime().toMillis() / 1000.0, guest.namespace());
+        }
+        return guest;
+    }
+
+    /** The current guest, or null. */
+    public synchronized SiwGuest current() {
+        return guest;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (guest != null) {
+            guest.close();
+            guest = null;
+        }
+    }
+}
