@@ -248,9 +248,12 @@ class OperationsTest {
                     .peerToPeer(io.jrnic.verbs.RtrType.WRITE)).get(10, TimeUnit.SECONDS);
             MemoryRegion d = b.pd.register(new byte[64], Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             MemoryRegion s = a.pd.register(new byte[64], Access.LOCAL_WRITE);
+            // one batch: posted one by one, the overflow could move the QP to ERROR between two posts
+            List<SendWr> four = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                qp.postSend(SendWr.rdmaWrite().id(i).local(s.sge(0, 8)).remote(d.advertise(), 0).signaled());
+                four.add(SendWr.rdmaWrite().id(i).local(s.sge(0, 8)).remote(d.advertise(), 0).signaled());
             }
+            qp.postSend(four);
             SoftPair.eventually(() -> qp.state() == QpState.ERROR && b.qp.state() == QpState.ERROR);
             assertTrue(tinyCq.isOverflowed());
             assertEquals(new io.jrnic.verbs.TerminateInfo(0, 0, 0x00, true),
