@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
                 io.jrnic.cli.tools.RdmaServerCommand.class, io.jrnic.cli.tools.RdmaClientCommand.class,
                 io.jrnic.cli.tools.UcmatoseCommand.class,
                 InteropCommand.class,
-                io.jrnic.cli.tools.PerftestCommand.SendBw.class, io.jrnic.cli.tools.PerftestCommand.WriteBw.class, io.jrnic.cli.tools.PerftestCommand.ReadBw.class})
+                io.jrnic.cli.tools.PerftestCommand.SendBw.class, io.jrnic.cli.tools.PerftestCommand.WriteBw.class, io.jrnic.cli.tools.PerftestCommand.ReadBw.class,
+                io.jrnic.cli.tools.PerftestCommand.SendLat.class, io.jrnic.cli.tools.PerftestCommand.WriteLat.class, io.jrnic.cli.tools.PerftestCommand.ReadLat.class})
 public final class Jrnic implements Runnable {
 
     @Override

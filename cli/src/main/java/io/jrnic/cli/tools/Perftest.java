@@ -59,24 +59,39 @@ public final class Perftest {
         }
     }
 
-    /** xchg_bw_reports' fields (report_per_port off). */
-    public record BwReport(long size, long iters, double bwPeak, double bwAvg, double msgRate) {
+    /** What a test prints as its result line. */
+    public sealed interface Report permits BwReport, PerftestLat.LatReport {
         /** perftest's result line. */
+        String line();
+    }
+
+    /** xchg_bw_reports' fields (report_per_port off). */
+    public record BwReport(long size, long iters, double bwPeak, double bwAvg, double msgRate) implements Report {
+        @Override
         public String line() {
             return String.format(" %-7d    %-7d          %-7.2f            %-7.2f\t\t   %-7.6f", size, iters, bwPeak, bwAvg, msgRate);
         }
     }
 
-    /** Test parameters: verb, iterations (-n), message size (-s). */
-    public record Params(Verb verb, int iters, int size) {
+    /** Test parameters: verb, iterations (-n), message size (-s), latency (ib_*_lat) or bandwidth (ib_*_bw). */
+    public record Params(Verb verb, int iters, int size, boolean latency) {
         public Params {
             if (iters < 1 || size < 1) {
                 throw new IllegalArgumentException("-n and -s must be positive");
             }
         }
 
+        /** A bandwidth test. */
+        public Params(Verb verb, int iters, int size) {
+            this(verb, iters, size, false);
+        }
+
+        String title() {
+            return verb.title + (latency ? " Latency Test" : " BW Test");
+        }
+
         int txDepth() {
-            return Math.min(MAX_TX_DEPTH, iters);
+            return latency ? 1 : Math.min(MAX_TX_DEPTH, iters);
         }
 
         int rxDepth() {
@@ -139,7 +154,7 @@ public final class Perftest {
         }
 
         /** Runs the test for one client; returns the report this side printed. */
-        public BwReport serve(PrintWriter out) throws Exception {
+        public Report serve(PrintWriter out) throws Exception {
             PerftestComm comm = new PerftestComm(side, false);
             var commConn = accept(comm.createQp(), 0, 0, "exchange");
             Session s = new Session(side, p, comm, false, out);
@@ -171,11 +186,11 @@ public final class Perftest {
     }
 
     /** The client: connects the exchange connection, then the test connection (with perftest's retries). */
-    public static BwReport client(String provider, InetSocketAddress server, Params p, ConnectOptions options,
+    public static Report client(String provider, InetSocketAddress server, Params p, ConnectOptions options,
                                   long maxSeconds, PrintWriter out) throws Exception {
         try (CmSide side = new CmSide(provider, 2 * p.rxDepth() + 8, maxSeconds)) {
             PerftestComm comm = new PerftestComm(side, true);
-            Connection commConn = CmSide.get(side.cm.connect(server, comm.createQp(), options.ird(0).ord(0)), maxSeconds,
+            Connection commConn = CmSide.get(side.cm.connect(server, comm.createQp(), options.noPeerToPeer().ird(0).ord(0)), maxSeconds,
                     "exchange connection");
             Session s = new Session(side, p, comm, true, out);
             try {
@@ -211,7 +226,7 @@ public final class Perftest {
     }
 
     /** One side's test resources and the exchange sequence after the exchange connection is up. */
-    private static final class Session {
+    static final class Session {
         final CmSide side;
         final Params p;
         final PerftestComm comm;
@@ -250,7 +265,7 @@ public final class Perftest {
             int depth = Math.max(p.txDepth(), p.rxDepth()) + p.iters / p.creditCount() + 2;
             qp = side.pd.createQp(QpInit.rc(side.sendCq, side.recvCq).maxSendWr(depth).maxRecvWr(p.rxDepth()).maxSge(1)
                     .signalAll(true));
-            if (p.verb == Verb.SEND && !client) {
+            if (p.verb == Verb.SEND && (!client || p.latency)) {
                 for (int i = 0; i < p.rxDepth(); i++) {   // perftest posts them before its last barrier: same on the wire
                     qp.postRecv(RecvWr.of(i, dataMr.sge(0, p.size)));
                 }
@@ -289,7 +304,10 @@ public final class Perftest {
             return new PerftestDest(0, p.outReads(), qpn, psn, rkey, vaddr, null, 0, 0);
         }
 
-        BwReport run() throws Exception {
+        Report run() throws Exception {
+            if (p.latency) {
+                return PerftestLat.run(this);
+            }
             comm.handShake(PerftestDest.zero());
             PerftestDest my = myDest();
             PerftestDest rem = comm.handShake(my);

@@ -31,12 +31,12 @@ class PerftestLoopbackTest {
         try (Perftest.Server s = new Perftest.Server("soft", ANY_LOCAL, p, ConnectOptions.defaults(), 20)) {
             CompletableFuture<Perftest.BwReport> served = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return s.serve(new PrintWriter(serverOut));
+                    return (Perftest.BwReport) s.serve(new PrintWriter(serverOut));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
-            Perftest.BwReport mine = Perftest.client("soft", s.localAddress(), p, ConnectOptions.defaults(), 20,
+            Perftest.BwReport mine = (Perftest.BwReport) Perftest.client("soft", s.localAddress(), p, ConnectOptions.defaults(), 20,
                     new PrintWriter(clientOut));
             Perftest.BwReport theirs = served.get(20, TimeUnit.SECONDS);
             assertEquals(1000, mine.size());
@@ -50,6 +50,56 @@ class PerftestLoopbackTest {
         }
         assertTrue(clientOut.toString().contains(" 1000       40 "), clientOut.toString());
         assertTrue(serverOut.toString().contains(" 1000       40 "), serverOut.toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Perftest.Verb.class)
+    void latencyPingPongCompletesAndEachSideReportsItsOwnTimes(Perftest.Verb verb) throws Exception {
+        Perftest.Params p = new Perftest.Params(verb, 300, 64, true);   // 300 > 256: the write counter byte wraps
+        // ib_write_lat's server writes first: the initiator's RTR (peer-to-peer) lets the responder send
+        ConnectOptions o = verb == Perftest.Verb.WRITE
+                ? ConnectOptions.defaults().peerToPeer(io.jrnic.verbs.RtrType.WRITE) : ConnectOptions.defaults();
+        StringWriter serverOut = new StringWriter();
+        StringWriter clientOut = new StringWriter();
+        try (Perftest.Server s = new Perftest.Server("soft", ANY_LOCAL, p, o, 20)) {
+            CompletableFuture<Perftest.Report> served = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return s.serve(new PrintWriter(serverOut));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            PerftestLat.LatReport mine = (PerftestLat.LatReport) Perftest.client("soft", s.localAddress(), p, o, 20, new PrintWriter(clientOut));
+            Perftest.Report theirs = served.get(20, TimeUnit.SECONDS);
+            assertEquals(64, mine.size());
+            assertEquals(300, mine.iters());
+            assertTrue(mine.tMin() <= mine.tTypical() && mine.tTypical() <= mine.tMax() && mine.tMin() <= mine.tAvg()
+                    && mine.tAvg() <= mine.tMax() && mine.tMax() > 0, mine.toString());
+            if (verb == Perftest.Verb.READ) {
+                assertEquals(null, theirs, "ib_read_lat's server measures nothing");
+            } else {
+                assertEquals(300, ((PerftestLat.LatReport) theirs).iters());
+                assertTrue(serverOut.toString().contains(" 64      300 "), serverOut.toString());
+            }
+        }
+        assertTrue(clientOut.toString().contains(" 64      300 "), clientOut.toString());
+        assertTrue(clientOut.toString().contains("t_typical[usec]"), clientOut.toString());
+    }
+
+    @Test
+    void latencyReportTakesMedianAndPercentilesFromTheSamples() {
+        long[] nanos = new long[100];
+        for (int i = 0; i < nanos.length; i++) {
+            nanos[i] = (100 - i) * 1000L;   // 100 us down to 1 us
+        }
+        PerftestLat.LatReport r = PerftestLat.LatReport.of(8, nanos);
+        assertEquals(1.0, r.tMin());
+        assertEquals(100.0, r.tMax());
+        assertEquals(51.0, r.tTypical());
+        assertEquals(50.5, r.tAvg(), 1e-9);
+        assertEquals(99.0, r.p99());
+        assertEquals(100.0, r.p999());
+        assertTrue(r.line().startsWith(" 8       100        1.00 "), r.line());
     }
 
     @Test
