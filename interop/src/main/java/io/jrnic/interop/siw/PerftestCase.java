@@ -28,7 +28,10 @@ import java.util.regex.Pattern;
 public final class PerftestCase implements SiwCase {
     /** Which tool. */
     public enum Tool {
-        SEND("ib_send_bw", "ib-send-bw", 11), WRITE("ib_write_bw", "ib-write-bw", 16), READ("ib_read_bw", "ib-read-bw", 16);
+        SEND("ib_send_bw", "ib-send-bw", 11), WRITE("ib_write_bw", "ib-write-bw", 16), READ("ib_read_bw", "ib-read-bw", 16),
+        /** Latency: 6 preamble exchanges, 4 dests, the data phase, SEND/READ one closing dest (WRITE none). */
+        SEND_LAT("ib_send_lat", "ib-send-lat", 11), WRITE_LAT("ib_write_lat", "ib-write-lat", 10),
+        READ_LAT("ib_read_lat", "ib-read-lat", 11);
 
         final String siw;
         final String jrnic;
@@ -39,6 +42,10 @@ public final class PerftestCase implements SiwCase {
             this.jrnic = jrnic;
             this.exchangesPerSide = exchangesPerSide;
         }
+
+        boolean latency() {
+            return siw.endsWith("_lat");
+        }
     }
 
     private static final int PORT = 18515;
@@ -46,6 +53,8 @@ public final class PerftestCase implements SiwCase {
     private static final int RDMA_WRITE = 0x0;
     private static final int READ_REQUEST = 0x1;
     private static final int READ_RESPONSE = 0x2;
+    /** A tagged FPDU's ULPDU_Length without payload: control (2) + STag (4) + TO (8), RFC 5041 section 4.1. */
+    private static final int TAGGED_HEADER = 14;
 
     private final String name;
     private final Tool tool;
@@ -65,13 +74,35 @@ public final class PerftestCase implements SiwCase {
 
     /** The matrix entries: send/write/read bandwidth, both directions, 100 x 4096 B. */
     public static List<SiwCase> cases(List<String> jrnic) {
+        return of(jrnic, false, 4096);
+    }
+
+    /**
+     * send/write/read latency, both directions, 100 x 64 B. Not yet registered in {@link SiwMatrix#allCases()}:
+     * written while the guest was not available to run them (run them with {@code jrnic interop CASE} first).
+     */
+    public static List<SiwCase> latencyCases(List<String> jrnic) {
+        return of(jrnic, true, 64);
+    }
+
+    private static List<SiwCase> of(List<String> jrnic, boolean latency, int size) {
         List<SiwCase> all = new ArrayList<>();
         for (Tool t : Tool.values()) {
-            String base = t.siw.replace('_', '-');
-            all.add(new PerftestCase(base + "-siw-client-jrnic-server", t, true, 100, 4096, jrnic));
-            all.add(new PerftestCase(base + "-jrnic-client-siw-server", t, false, 100, 4096, jrnic));
+            if (t.latency() == latency) {
+                String base = t.siw.replace('_', '-');
+                all.add(new PerftestCase(base + "-siw-client-jrnic-server", t, true, 100, size, jrnic));
+                all.add(new PerftestCase(base + "-jrnic-client-siw-server", t, false, 100, size, jrnic));
+            }
         }
         return all;
+    }
+
+    /**
+     * ib_write_lat's server writes first; an MPA responder may only send after the initiator's first FPDU, so
+     * a jrnic server needs siw's zero-length Write RTR: siw offers peer-to-peer only with peer_to_peer=1.
+     */
+    private boolean needsP2pGuest() {
+        return tool == Tool.WRITE_LAT && jrnicServer;
     }
 
     @Override
@@ -87,7 +118,7 @@ public final class PerftestCase implements SiwCase {
 
     @Override
     public GuestConfig config() {
-        return GuestConfig.defaults();
+        return needsP2pGuest() ? GuestConfig.params("peer_to_peer=1") : GuestConfig.defaults();
     }
 
     @Override
@@ -145,8 +176,11 @@ public final class PerftestCase implements SiwCase {
             jr = new ExecResult("jrnic server", ended ? server.exitValue() : ExecResult.KILLED, Files.readString(log),
                     Duration.ofNanos(System.nanoTime() - t0));
         }
-        GuestBootCase.expect(failures, jr.ok() && reports(jr.output()), "jrnic: " + jr);
-        GuestBootCase.expect(failures, siw.exitCode() == 0 && reports(siw.output()), "siw: " + siw);
+        // ib_read_lat's server prints no result line
+        boolean jrnicReports = !(tool == Tool.READ_LAT && jrnicServer);
+        boolean siwReports = !(tool == Tool.READ_LAT && !jrnicServer);
+        GuestBootCase.expect(failures, jr.ok() && (!jrnicReports || reports(jr.output())), "jrnic: " + jr);
+        GuestBootCase.expect(failures, siw.exitCode() == 0 && (!siwReports || reports(siw.output())), "siw: " + siw);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
@@ -160,12 +194,24 @@ public final class PerftestCase implements SiwCase {
         GuestBootCase.expect(failures, r.crcCounts().keySet().equals(Set.of(CrcStatus.OFF)), "CRC outcomes " + r.crcCounts());
         long sends = count(r, false, SEND);
         long writes = count(r, true, RDMA_WRITE);
-        long expectedSends = 2L * tool.exchangesPerSide + (tool == Tool.SEND ? iters : 0);
+        long expectedSends = 2L * tool.exchangesPerSide + (tool == Tool.SEND ? iters : tool == Tool.SEND_LAT ? 2L * iters : 0);
         GuestBootCase.expect(failures, sends == expectedSends, "Send messages: " + sends + ", wanted " + expectedSends);
         switch (tool) {
             case SEND -> GuestBootCase.expect(failures, writes >= 1, "no credit RDMA Write");
             case WRITE -> GuestBootCase.expect(failures, writes == iters, "RDMA Writes: " + writes + ", wanted " + iters);
-            case READ -> {
+            case SEND_LAT -> GuestBootCase.expect(failures, writes == 0, "RDMA Writes: " + writes);
+            case WRITE_LAT -> {
+                // a Reply selecting P2P (jrnic's offer on its test connection; siw's peer_to_peer=1 offers it on
+                // both) is followed by exactly one zero-length Write RTR, before the 2 x n ping-pong Writes
+                long p2pReplies = r.setups().stream().map(SetupRecord::frameInfo)
+                        .filter(f -> f.kind() == MpaSetupFrame.Kind.REPLY && f.v2Words() != null && f.v2Words().p2p()).count();
+                long rtrs = r.fpdus().stream().filter(f -> f.hasControl() && f.tagged() && f.opcode() == RDMA_WRITE
+                        && f.ulpduLength() == TAGGED_HEADER).count();
+                GuestBootCase.expect(failures, p2pReplies >= 1 && rtrs == p2pReplies && writes == 2L * iters + rtrs,
+                        "RDMA Writes " + writes + " (RTRs " + rtrs + ", P2P Replies " + p2pReplies + "), wanted " + 2 * iters
+                                + " + one RTR per P2P Reply");
+            }
+            case READ, READ_LAT -> {
                 long req = count(r, false, READ_REQUEST);
                 long resp = count(r, true, READ_RESPONSE);
                 GuestBootCase.expect(failures, req == iters && resp == iters && writes == 0,
