@@ -46,4 +46,14 @@ class ToolCommandsTest {
         assertTrue(r[1].startsWith("cmatose: starting client\ncmatose: connecting\n"), r[1]);
         assertTrue(r[1].endsWith("test complete\nreturn status 1\n"), r[1]);
     }
+
+    @Test
+    void latencyToolsAreRegisteredWithPerftestLatDefaultsAndFailWithoutAServer() {
+        String[] r = run("ib-write-lat", "-R", "-p", "1", "--max-seconds", "5", "127.0.0.1");
+        assertEquals("1", r[0]);
+        assertTrue(r[1].contains("RDMA_Write Latency Test"), r[1]);
+        assertTrue(r[2].contains("RDMA_Write Latency Test failed"), r[2]);
+        assertEquals("2", run("ib-send-lat", "127.0.0.1")[0], "without -R: usage error");
+        assertEquals("2", run("ib-read-lat", "-R", "-n", "0", "127.0.0.1")[0]);
+    }
 }
