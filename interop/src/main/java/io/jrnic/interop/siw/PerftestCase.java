@@ -77,10 +77,7 @@ public final class PerftestCase implements SiwCase {
         return of(jrnic, false, 4096);
     }
 
-    /**
-     * send/write/read latency, both directions, 100 x 64 B. Not yet registered in {@link SiwMatrix#allCases()}:
-     * written while the guest was not available to run them (run them with {@code jrnic interop CASE} first).
-     */
+    /** send/write/read latency, both directions, 100 x 64 B. */
     public static List<SiwCase> latencyCases(List<String> jrnic) {
         return of(jrnic, true, 64);
     }
