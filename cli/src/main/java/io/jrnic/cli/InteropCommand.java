@@ -45,7 +45,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "interop", mixinStandardHelpOptions = true,
         description = {"Linux siw interoperability matrix: boots a siw guest (QEMU, see interop/README.md),",
                 "runs jrnic against siw, checks every capture. Exit: 0 all passed, 1 a case failed, 2 unavailable."},
-        subcommands = {InteropCommand.PeerRping.class, InteropCommand.PeerViolate.class, InteropCommand.HandOverEchoCmd.class})
+        subcommands = {InteropCommand.PeerRping.class, InteropCommand.PeerViolate.class, InteropCommand.HandOverEchoCmd.class,
+                PeerOversizeRead.class})
 public final class InteropCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list the cases (and, with --peer, the siw-side command of each)") boolean list;
     @Option(names = "--build", description = "build the guest image (cached: no-op when current)") boolean build;

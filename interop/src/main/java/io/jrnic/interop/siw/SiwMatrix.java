@@ -68,6 +68,8 @@ public final class SiwMatrix {
         JrnicLauncher.find().ifPresent(j -> all.addAll(jrnicCases(j)));
         JrnicLauncher.find().ifPresent(j -> all.addAll(CmToolCase.cases(j)));
         JrnicLauncher.find().ifPresent(j -> all.addAll(PerftestCase.cases(j)));
+        JrnicLauncher.find().ifPresent(j -> all.addAll(PerftestCase.latencyCases(j)));
+        JrnicLauncher.find().ifPresent(j -> all.add(new SiwLocalErrorTerminateCase("siw-read-overrun-terminates", j)));
         return byConfig(all);
     }
 
