@@ -14,11 +14,14 @@ import io.jrnic.mpa.MpaInitiator;
 import io.jrnic.mpa.MpaOptions;
 import io.jrnic.mpa.MpaParameters;
 import io.jrnic.mpa.Outcome;
+import io.jrnic.rdmap.AtomicRequestHeader;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapOpcode;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.rdmap.TerminateDecoder;
 import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.Access;
+import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.AsyncEventType;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.Listener;
@@ -33,6 +36,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,7 +49,17 @@ class RawPeerTest {
 
     /** Connects as an MPA initiator with CRC, sends {@code ulpdu} (optionally corrupted), returns the Terminate read back. */
     private static Terminate exchange(ByteBuf ulpdu, boolean corruptCrc, TerminateInfo expected) throws Exception {
+        return exchange(side -> ulpdu, corruptCrc, expected, side -> { });
+    }
+
+    /**
+     * As above, with the ULPDU built against the responder (e.g. naming a region it registered) and
+     * a check of the responder run after the Terminate.
+     */
+    private static Terminate exchange(Function<SoftPair.Side, ByteBuf> ulpduOf, boolean corruptCrc,
+            TerminateInfo expected, Consumer<SoftPair.Side> after) throws Exception {
         try (SoftPair.Side b = new SoftPair.Side("B")) {
+            ByteBuf ulpdu = ulpduOf.apply(b);
             Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
             l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
             Terminate t;
@@ -102,6 +116,7 @@ class RawPeerTest {
             assertEquals(expected.errorCode(), t.errorCode());
             assertEquals(expected, b.awaitEvent(AsyncEventType.QP_TERMINATE_SENT).terminate());
             SoftPair.eventually(() -> b.qp.state() == QpState.ERROR);
+            after.accept(b);
             return t;
         }
     }
@@ -167,5 +182,27 @@ class RawPeerTest {
         assertEquals(46, t.ddpSegmentLength());
         assertNotNull(t.rdmapHeader());
         assertEquals(0x06, t.rdmapHeader()[18], "SrcSTag of the attached Read Request");
+    }
+
+    /** RFC 7306: an Atomic Request's target must be 8-byte aligned; TO 4 is RDMAP base or bounds (1/0x01). */
+    @Test
+    void atomicOnAnUnalignedAddressIsRdmapBaseOrBoundsAndTouchesNothing() throws Exception {
+        byte[] target = new byte[64];
+        java.util.Arrays.fill(target, (byte) 0x5A);
+        MemoryRegion[] mr = new MemoryRegion[1];
+        exchange(side -> {
+            mr[0] = side.pd.register(target, Access.LOCAL_WRITE, Access.REMOTE_ATOMIC);
+            return ulpdu(RdmapControl.controlWord(RdmapOpcode.ATOMIC_REQUEST, true), u -> {
+                u.writeInt(0).writeInt(RdmapOpcode.QN_READ_REQUEST).writeInt(1).writeInt(0);
+                int h = u.writerIndex();
+                u.writeZero(AtomicRequestHeader.LENGTH);
+                new AtomicRequestHeader().wrap(u, h).atomicOperation(AtomicRequestHeader.OP_FETCH_ADD).requestId(1)
+                        .remoteStag(mr[0].stag()).remoteTaggedOffset(4).addOrSwap(1).addOrSwapMask(-1L);
+            });
+        }, false, new TerminateInfo(0, 1, 0x01, false), side -> {
+            for (byte x : target) {
+                assertEquals((byte) 0x5A, x, "no byte of the target changed");
+            }
+        });
     }
 }

@@ -26,6 +26,15 @@ public interface SiwCase {
     CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) throws Exception;
 
     /**
+     * True when a FAIL was caused by the guest-side tool's own environment, not by the protocol
+     * exchange, so that one rerun is honest (e.g. perftest's CPU clock calibration under TCG).
+     * The rerun is recorded in the result's detail. Default: never.
+     */
+    default boolean guestToolEnvironmentFailure(CaseResult failed) {
+        return false;
+    }
+
+    /**
      * For {@code jrnic interop --peer HOST} (a real siw machine): the command the user runs on the siw
      * host ({@code jrnicHost}: this machine's address as the siw host reaches it), or empty when the case
      * needs the guest (siw-only cases).
