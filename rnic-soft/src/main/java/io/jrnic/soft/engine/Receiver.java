@@ -43,6 +43,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     private final RdmapValidator validator = new RdmapValidator(true);
     private final RemoteAccess access;
     private final UntaggedPlacement placement = new UntaggedPlacement();
+    private final AtomicRequestHeader atomicHeader = new AtomicRequestHeader();
     final UntaggedCompletion untaggedCompletion = new UntaggedCompletion();
     private long expectedRequestMsn = 1;
     private long expectedAtomicResponseMsn = 1;
@@ -336,7 +337,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         expectedRequestMsn++;
         SoftRegion r = access.region();
         int index = r.memoryOffset() + (int) access.regionOffset();
-        AtomicRequestHeader a = new AtomicRequestHeader().wrap(buf, h);
+        AtomicRequestHeader a = atomicHeader.wrap(buf, h);
         long original;
         synchronized (r) {
             original = r.memory().getLong(index);

@@ -34,6 +34,10 @@ final class Transmitter {
     private final int mulpdu;
     private final ByteBuf ulpdu;
     private final DdpSegmenter seg = new DdpSegmenter();
+    private final TaggedHeader tagged = new TaggedHeader();
+    private final UntaggedHeader untagged = new UntaggedHeader();
+    private final ReadRequestHeader readRequest = new ReadRequestHeader();
+    private final AtomicRequestHeader atomicRequest = new AtomicRequestHeader();
     private ByteBuf batch;
     private boolean unflushed;
     private SqEntry cur;
@@ -209,11 +213,12 @@ final class Transmitter {
             case RDMA_READ -> {
                 untaggedHeader(RdmapOpcode.RDMA_READ_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, e.msn, 0);
                 boolean hasSink = e.sgl.count() > 0;
-                ulpdu.writeInt(hasSink ? e.sgl.region(0).stag() : 0);
-                ulpdu.writeLong(hasSink ? e.sgl.region(0).baseTaggedOffset() + e.sgl.offset(0) : 0);
-                ulpdu.writeInt((int) e.sgl.total());
-                ulpdu.writeInt(e.remoteStag);
-                ulpdu.writeLong(e.remoteTo);
+                int at = ulpdu.writerIndex();
+                ulpdu.writeZero(ReadRequestHeader.LENGTH);
+                readRequest.wrap(ulpdu, at)
+                        .sinkStag(hasSink ? e.sgl.region(0).stag() : 0)
+                        .sinkTaggedOffset(hasSink ? e.sgl.region(0).baseTaggedOffset() + e.sgl.offset(0) : 0)
+                        .readSize(e.sgl.total()).srcStag(e.remoteStag).srcTaggedOffset(e.remoteTo);
                 encode();
                 cur = null;
             }
@@ -222,7 +227,7 @@ final class Transmitter {
                 boolean add = e.opcode == SqOpcode.ATOMIC_FETCH_ADD;
                 int at = ulpdu.writerIndex();
                 ulpdu.writeZero(AtomicRequestHeader.LENGTH);
-                new AtomicRequestHeader().wrap(ulpdu, at)
+                atomicRequest.wrap(ulpdu, at)
                         .atomicOperation(add ? AtomicRequestHeader.OP_FETCH_ADD : AtomicRequestHeader.OP_COMPARE_SWAP)
                         .requestId((int) e.msn).remoteStag(e.remoteStag).remoteTaggedOffset(e.remoteTo)
                         .addOrSwap(add ? e.compareAdd : e.swap).addOrSwapMask(add ? 0L : -1L)
@@ -312,20 +317,17 @@ final class Transmitter {
         flushNow();
     }
 
+    /** Starts the ULPDU with a tagged DDP header (RFC 5041 section 4.2) carrying an RDMAP control word. */
     private void taggedHeader(RdmapOpcode op, boolean last, int stag, long to) {
-        ulpdu.clear();
-        ulpdu.writeShort(RdmapControl.controlWord(op, last));
-        ulpdu.writeInt(stag);
-        ulpdu.writeLong(to);
+        ulpdu.clear().writeZero(TaggedHeader.HEADER_LENGTH);
+        tagged.wrap(ulpdu, 0).control(RdmapControl.controlWord(op, last)).stag(stag).taggedOffset(to);
     }
 
+    /** Starts the ULPDU with an untagged DDP header (RFC 5041 section 4.3); MSN and MO are sent mod 2^32. */
     private void untaggedHeader(RdmapOpcode op, boolean last, int rsvdUlp, int qn, long msn, long mo) {
-        ulpdu.clear();
-        ulpdu.writeShort(RdmapControl.controlWord(op, last));
-        ulpdu.writeInt(rsvdUlp);
-        ulpdu.writeInt(qn);
-        ulpdu.writeInt((int) msn);
-        ulpdu.writeInt((int) mo);
+        ulpdu.clear().writeZero(UntaggedHeader.HEADER_LENGTH);
+        untagged.wrap(ulpdu, 0).control(RdmapControl.controlWord(op, last)).rsvdUlp(rsvdUlp).queueNumber(qn)
+                .msn(msn).messageOffset(mo);
     }
 
     private void encode() {
