@@ -113,7 +113,7 @@ class SrpExampleTest {
                 SrpTarget target = SrpTarget.start(td, LO, device, 4, 64 * 1024)) {
             io.jrnic.verbs.QueuePair qp = id.allocatePd().createQp(io.jrnic.verbs.QpInit.rc(id.createCq(4)));
             var f = id.connectionManager().connect(target.address(), qp,
-                    io.jrnic.verbs.ConnectOptions.defaults().privateData("hello".getBytes(StandardCharsets.US_ASCII)));
+                    io.jrnic.verbs.ConnectOptions.defaults().privateData("hello, this is not a login".getBytes(StandardCharsets.US_ASCII)));
             Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> f.get(10, TimeUnit.SECONDS));
             var failed = assertInstanceOf(io.jrnic.verbs.ConnectionFailedException.class, e.getCause());
             assertEquals(io.jrnic.verbs.CmEventType.REJECTED, failed.type());
