@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
                 io.jrnic.cli.tools.UcmatoseCommand.class,
                 InteropCommand.class,
                 io.jrnic.cli.tools.PerftestCommand.SendBw.class, io.jrnic.cli.tools.PerftestCommand.WriteBw.class, io.jrnic.cli.tools.PerftestCommand.ReadBw.class,
-                io.jrnic.cli.tools.PerftestCommand.SendLat.class, io.jrnic.cli.tools.PerftestCommand.WriteLat.class, io.jrnic.cli.tools.PerftestCommand.ReadLat.class})
+                io.jrnic.cli.tools.PerftestCommand.SendLat.class, io.jrnic.cli.tools.PerftestCommand.WriteLat.class, io.jrnic.cli.tools.PerftestCommand.ReadLat.class,
+                SrpBenchCommand.class})
 public final class Jrnic implements Runnable {
 
     @Override

@@ -2,7 +2,7 @@ package io.jrnic.examples.srp;
 
 import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -77,7 +77,7 @@ public final class SrpBench {
     }
 
     /** Runs the benchmark; returns 0 when every command succeeded and every block verified, else 1. */
-    public static int run(Settings s, PrintStream out) throws Exception {
+    public static int run(Settings s, PrintWriter out) throws Exception {
         int maxQd = Arrays.stream(s.queueDepths()).max().orElseThrow();
         if (maxQd < 1 || maxQd > 64 || Arrays.stream(s.queueDepths()).min().orElseThrow() < 1
                 || s.blocks() % 256 != 0 || s.blocks() < 256 || s.reps() < 1 || s.seconds() <= 0) {
@@ -95,7 +95,7 @@ public final class SrpBench {
         }
     }
 
-    private int run(Path file, int maxQd, PrintStream out) throws Exception {
+    private int run(Path file, int maxQd, PrintWriter out) throws Exception {
         InetSocketAddress lo = new InetSocketAddress("127.0.0.1", 0);
         try (BlockDevice device = BlockDevice.open(file, s.blocks());
                 RdmaDevice targetDev = Rdma.open("soft");
@@ -134,7 +134,7 @@ public final class SrpBench {
         }
     }
 
-    private void row(PrintStream out, Workload w, int qd, BlockInitiator srp, BlockInitiator tcp) throws Exception {
+    private void row(PrintWriter out, Workload w, int qd, BlockInitiator srp, BlockInitiator tcp) throws Exception {
         double[] srpIops = new double[s.reps()];
         double[] srpMb = new double[s.reps()];
         double[] tcpIops = new double[s.reps()];

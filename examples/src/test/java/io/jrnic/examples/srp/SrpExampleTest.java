@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jrnic.verbs.QpState;
 import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -123,10 +123,9 @@ class SrpExampleTest {
 
     @Test
     void benchWithTinySettingsVerifiesEveryBlockOnBothTransports(@TempDir Path dir) throws Exception {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int rc = SrpBench.run(new SrpBench.Settings(new int[] {1, 3}, 0.05, 1, 512, dir),
-                new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String out = bytes.toString(StandardCharsets.UTF_8);
+        StringWriter text = new StringWriter();
+        int rc = SrpBench.run(new SrpBench.Settings(new int[] {1, 3}, 0.05, 1, 512, dir), new PrintWriter(text, true));
+        String out = text.toString();
         assertEquals(0, rc, out);
         for (String w : new String[] {"randread_4k", "randwrite_4k", "seqread_1m", "seqwrite_1m"}) {
             assertTrue(out.contains(w), out);
