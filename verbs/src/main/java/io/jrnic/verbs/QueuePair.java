@@ -382,7 +382,9 @@ public final class QueuePair extends Resource {
      * @throws QpStateException             QP not in IDLE or RTS
      * @throws InvalidWorkRequestException  QP_USES_SRQ, TOO_MANY_SGES, REGION_INVALID, PD_MISMATCH,
      *                                      SGE_OUT_OF_BOUNDS, MISSING_LOCAL_WRITE
-     * @throws QueueFullException, WorkRequestInFlightException, ResourceClosedException
+     * @throws QueueFullException          receive queue full
+     * @throws WorkRequestInFlightException a WR object still outstanding
+     * @throws ResourceClosedException     the QP is closed
      */
     public void postRecv(RecvWr... wrs) {
         synchronized (rq) {

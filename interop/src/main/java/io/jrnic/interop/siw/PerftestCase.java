@@ -143,7 +143,7 @@ public final class PerftestCase implements SiwCase {
 
     /**
      * perftest calibrates its cycle counter against gettimeofday before it prints a report; under
-     * TCG on a loaded host the fit can fail ("Correlation coefficient r^2: ... < 0.9", then "Can't
+     * TCG on a loaded host the fit can fail ("Correlation coefficient r^2: ... &lt; 0.9", then "Can't
      * produce a report", exit 1). That is the guest tool's clock, not the exchange: one rerun.
      */
     @Override
