@@ -16,12 +16,8 @@ import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * SRP-style initiator over jrnic. Per command: fast-register the slot's buffer with a fresh key
@@ -29,35 +25,28 @@ import java.util.concurrent.TimeoutException;
  * descriptor (STag, TaggedOffset 0, length). The target answers with a Send with Invalidate of that
  * STag, so the region is dead when the response arrives; the slot's next command registers again.
  */
-public final class SrpInitiator implements BlockInitiator {
+public final class SrpInitiator extends InitiatorBase {
     private static final long WAIT_SECONDS = 10;
     private final ProtectionDomain pd;
     private final CompletionQueue cq;
     private final QueuePair qp;
     private final Connection connection;
-    private final SrpWire.LoginAccept login;
-    private final int slots;
-    private final ByteBuffer[] buffers;
     private final MemoryRegion[] regions;
     private final int[] stags;
     private final ByteBuffer cmdBuf;
     private final MemoryRegion cmdMr;
     private final ByteBuffer rspBuf;
     private final MemoryRegion rspMr;
-    private final Semaphore credits;
-    private final BlockingQueue<Done> done = new LinkedBlockingQueue<>();
     private final CqPoller poller;
 
     private SrpInitiator(RdmaDevice dev, InetSocketAddress target, int slots, int maxTransfer) throws Exception {
-        this.slots = slots;
+        super(slots, maxTransfer);
         pd = dev.allocatePd();
         cq = dev.createCq(8 * slots + 16);
         qp = pd.createQp(QpInit.rc(cq).maxSendWr(2 * slots + 2).maxRecvWr(slots));
-        buffers = new ByteBuffer[slots];
         regions = new MemoryRegion[slots];
         stags = new int[slots];
         for (int i = 0; i < slots; i++) {
-            buffers[i] = ByteBuffer.allocateDirect(maxTransfer);
             regions[i] = pd.allocateFastRegMr(maxTransfer);
         }
         cmdBuf = ByteBuffer.allocateDirect(slots * SrpWire.CMD);
@@ -73,12 +62,12 @@ public final class SrpInitiator implements BlockInitiator {
         } catch (ExecutionException e) {
             throw new IllegalStateException("login failed: " + e.getCause(), e.getCause());
         }
-        login = SrpWire.LoginAccept.decode(connection.peerPrivateData());
-        if (login.maxTransfer() > maxTransfer || login.requestLimit() < 1) {
+        try {
+            loggedIn(SrpWire.LoginAccept.decode(connection.peerPrivateData()), maxTransfer);
+        } catch (RuntimeException e) {
             connection.close();
-            throw new IllegalStateException("target granted " + login);
+            throw e;
         }
-        credits = new Semaphore(login.requestLimit());
         poller = new CqPoller("srp-initiator-cq", cq, this::complete);
     }
 
@@ -93,30 +82,10 @@ public final class SrpInitiator implements BlockInitiator {
         return "jrnic";
     }
 
-    @Override
-    public int slots() {
-        return slots;
-    }
 
-    @Override
-    public int requestLimit() {
-        return login.requestLimit();
-    }
 
-    @Override
-    public int maxTransfer() {
-        return login.maxTransfer();
-    }
 
-    @Override
-    public long blocks() {
-        return login.blocks();
-    }
 
-    @Override
-    public ByteBuffer buffer(int slot) {
-        return buffers[slot];
-    }
 
     /** The initiator's queue pair. */
     public QueuePair queuePair() {
@@ -167,14 +136,6 @@ public final class SrpInitiator implements BlockInitiator {
         done.add(new Done(slot, status, stags[slot], invalidated, null));
     }
 
-    @Override
-    public Done take(long timeout, TimeUnit unit) throws InterruptedException, TimeoutException {
-        Done d = done.poll(timeout, unit);
-        if (d == null) {
-            throw new TimeoutException("no response within " + timeout + " " + unit);
-        }
-        return d;
-    }
 
     @Override
     public void close() {

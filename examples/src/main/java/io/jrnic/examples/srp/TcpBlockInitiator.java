@@ -10,30 +10,19 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /** The TCP baseline's initiator (see {@link TcpBlock}): same slots, credits and commands as {@link SrpInitiator}. */
-public final class TcpBlockInitiator implements BlockInitiator {
+public final class TcpBlockInitiator extends InitiatorBase {
     private final EventLoopGroup group = TcpBlock.group();
     private final Channel channel;
-    private final SrpWire.LoginAccept login;
-    private final ByteBuffer[] buffers;
     private final SrpWire.Op[] ops;
-    private final Semaphore credits;
-    private final BlockingQueue<Done> done = new LinkedBlockingQueue<>();
-    private final CompletableFuture<SrpWire.LoginAccept> loggedIn = new CompletableFuture<>();
+    private final CompletableFuture<SrpWire.LoginAccept> loginReply = new CompletableFuture<>();
 
     private TcpBlockInitiator(InetSocketAddress target, int slots, int maxTransfer) throws Exception {
-        buffers = new ByteBuffer[slots];
+        super(slots, maxTransfer);
         ops = new SrpWire.Op[slots];
-        for (int i = 0; i < slots; i++) {
-            buffers[i] = ByteBuffer.allocateDirect(maxTransfer);
-        }
         try {
             channel = new Bootstrap().group(group).channel(TcpBlock.channelClass())
                     .option(ChannelOption.TCP_NODELAY, true)
@@ -46,12 +35,11 @@ public final class TcpBlockInitiator implements BlockInitiator {
                     }).connect(target).sync().channel();
             channel.writeAndFlush(channel.alloc().buffer(SrpWire.LOGIN_REQ)
                     .writeBytes(new SrpWire.Login(slots, maxTransfer).encode()));
-            login = loggedIn.get(10, TimeUnit.SECONDS);
+            loggedIn(loginReply.get(10, TimeUnit.SECONDS), maxTransfer);
         } catch (Exception e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
-        credits = new Semaphore(login.requestLimit());
     }
 
     public static TcpBlockInitiator connect(InetSocketAddress target, int slots, int maxTransfer) throws Exception {
@@ -61,10 +49,10 @@ public final class TcpBlockInitiator implements BlockInitiator {
     private final class Responses extends SimpleChannelInboundHandler<ByteBuf> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf f) {
-            if (!loggedIn.isDone()) {
+            if (!loginReply.isDone()) {
                 byte[] b = new byte[f.readableBytes()];
                 f.readBytes(b);
-                loggedIn.complete(SrpWire.LoginAccept.decode(b));
+                loginReply.complete(SrpWire.LoginAccept.decode(b));
                 return;
             }
             byte status = f.getByte(1);
@@ -81,7 +69,7 @@ public final class TcpBlockInitiator implements BlockInitiator {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            loggedIn.completeExceptionally(cause);
+            loginReply.completeExceptionally(cause);
             ctx.close();
         }
     }
@@ -91,30 +79,10 @@ public final class TcpBlockInitiator implements BlockInitiator {
         return "tcp";
     }
 
-    @Override
-    public int slots() {
-        return buffers.length;
-    }
 
-    @Override
-    public int requestLimit() {
-        return login.requestLimit();
-    }
 
-    @Override
-    public int maxTransfer() {
-        return login.maxTransfer();
-    }
 
-    @Override
-    public long blocks() {
-        return login.blocks();
-    }
 
-    @Override
-    public ByteBuffer buffer(int slot) {
-        return buffers[slot];
-    }
 
     @Override
     public void submit(int slot, SrpWire.Op op, long lba, int blocks) throws InterruptedException {
@@ -132,14 +100,6 @@ public final class TcpBlockInitiator implements BlockInitiator {
         channel.writeAndFlush(f);
     }
 
-    @Override
-    public Done take(long timeout, TimeUnit unit) throws InterruptedException, TimeoutException {
-        Done d = done.poll(timeout, unit);
-        if (d == null) {
-            throw new TimeoutException("no response within " + timeout + " " + unit);
-        }
-        return d;
-    }
 
     @Override
     public void close() {
