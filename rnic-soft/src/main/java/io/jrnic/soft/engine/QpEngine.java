@@ -76,6 +76,8 @@ public final class QpEngine {
     boolean rtrReadPending;
     private Runnable firstFpduCallback;
     private boolean closeRequested;
+    /** Flushing the SQ waits until no zero-copy WR's memory is still in the outbound buffer. */
+    private boolean sendFlushDeferred;
 
     /** Receives shared with other QPs (SRQ), or null: taken one message at a time, when a message starts. */
     private final java.util.Queue<RqEntry> srq;
@@ -315,6 +317,21 @@ public final class QpEngine {
         }
     }
 
+    /**
+     * A zero-copy WR's bytes left the outbound buffer (or failed to): retire what is done, or run the SQ flush
+     * that waited for the memory to be released ({@code drained}: nothing is on the wire any more).
+     */
+    void wireDrained(boolean drained) {
+        if (sendFlushDeferred) {
+            if (drained) {
+                sendFlushDeferred = false;
+                flushSends();
+            }
+        } else {
+            retireSends();
+        }
+    }
+
     /** Hands completed receives of QN 0 back in MSN order. */
     void retireRecvs() {
         while (untagged.pollCompletion(0, rx.untaggedCompletion)) {
@@ -412,7 +429,7 @@ public final class QpEngine {
                 flushAll();
             }
             case RTS, CLOSING -> {
-                boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
+        boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
                 if (clean) {
                     if (state == State.RTS) {
                         state = State.CLOSING;
@@ -496,8 +513,24 @@ public final class QpEngine {
         state = State.IDLE;
     }
 
-    /** Retires every remaining send and receive with WR_FLUSH_ERROR, in posting order. */
+    /**
+     * Retires every remaining send and receive with WR_FLUSH_ERROR, in posting order. While zero-copy WRs
+     * still have bytes in an open channel's outbound buffer (their memory is still read), the sends are
+     * retired once those bytes have left it: a flushed WR's memory is the consumer's again.
+     */
     void flushAll() {
+        sqPending.clear();
+        outstandingReads.clear();
+        inboundReads.clear();
+        flushRecvs();
+        if (tx != null && tx.onWire() > 0 && channel.isOpen()) {
+            sendFlushDeferred = true;
+        } else if (!sendFlushDeferred) {
+            flushSends();
+        }
+    }
+
+    private void flushSends() {
         drainSends();
         SqEntry e;
         while ((e = sq.poll()) != null) {
@@ -509,9 +542,6 @@ public final class QpEngine {
             listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
         }
         sqPending.clear();
-        outstandingReads.clear();
-        inboundReads.clear();
-        flushRecvs();
     }
 
     private void flushRecvs() {
