@@ -60,12 +60,29 @@ public final class LoopbackBandwidth {
                         .remote(rb, 0).signaled(i % (window / 4) == window / 4 - 1);
             }
             run(qa, cqa, wrs, 1.0); // warm-up
+            long cpu0 = engineCpuNanos();
             long t0 = System.nanoTime();
             long n = run(qa, cqa, wrs, seconds);
             double s = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("%s %d %s %.0f MB/s (%d messages in %.2f s)%n", op, size, direct ? "direct" : "heap",
-                    n * (double) size / s / 1e6, n, s);
+            double cpu = (engineCpuNanos() - cpu0) / 1e9;
+            // event-loop CPU seconds per GB moved (both ends, kernel time of those threads included): steadier
+            // than MB/s on a shared machine, and free of the poller's own spinning
+            System.out.printf("%s %d %s %.0f MB/s engine-cpu %.3f s/GB (%d messages in %.2f s, loops' cpu %.2f s)%n",
+                    op, size, direct ? "direct" : "heap", n * (double) size / s / 1e6, cpu / (n * (double) size / 1e9),
+                    n, s, cpu);
         }
+    }
+
+    /** CPU time of the soft devices' event-loop threads (user plus system). */
+    private static long engineCpuNanos() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (ti != null && ti.getThreadName().startsWith("jrnic-soft")) {
+                sum += Math.max(0, mx.getThreadCpuTime(ti.getThreadId()));
+            }
+        }
+        return sum;
     }
 
     /**

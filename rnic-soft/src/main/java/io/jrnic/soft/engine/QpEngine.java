@@ -11,7 +11,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.ArrayDeque;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -40,8 +40,9 @@ public final class QpEngine {
     final int sqDepth;
     final int rqDepth;
 
-    private final ConcurrentLinkedQueue<SqEntry> sqIncoming = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<RqEntry> rqIncoming = new ConcurrentLinkedQueue<>();
+    /** Posted, not yet seen by the event loop: bounded by the queue depths, no allocation per post. */
+    private final ArrayBlockingQueue<SqEntry> sqIncoming;
+    private final ArrayBlockingQueue<RqEntry> rqIncoming;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drainAndPump;
 
@@ -97,6 +98,8 @@ public final class QpEngine {
         this.listener = listener;
         this.untagged = new UntaggedReceiver(1, this.rqDepth);
         this.rqRing = new RqEntry[this.rqDepth];
+        this.sqIncoming = new ArrayBlockingQueue<>(this.sqDepth);
+        this.rqIncoming = new ArrayBlockingQueue<>(Math.max(1, rqDepth));
     }
 
     public State state() {
@@ -126,7 +129,9 @@ public final class QpEngine {
 
     /** Queues without waking the event loop: a batch post calls {@link #kick()} once at the end. */
     public void enqueueSend(SqEntry e) {
-        sqIncoming.add(e);
+        if (!sqIncoming.offer(e)) {
+            throw new IllegalStateException("send queue over its depth " + sqDepth);
+        }
     }
 
     /** Queues a receive; incoming untagged messages consume receives in posting order (RFC 5041 section 5.3). */
@@ -136,7 +141,9 @@ public final class QpEngine {
     }
 
     public void enqueueRecv(RqEntry e) {
-        rqIncoming.add(e);
+        if (!rqIncoming.offer(e)) {
+            throw new IllegalStateException("receive queue over its depth");
+        }
     }
 
     /** Has the event loop pick up what was queued. */
