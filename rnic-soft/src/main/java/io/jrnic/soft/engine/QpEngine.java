@@ -531,6 +531,7 @@ public final class QpEngine {
         inboundReads.clear();
         flushRecvs();
         if (tx != null && tx.onWire() > 0 && channel.isOpen()) {
+            tx.flushNow(); // writes the promise the deferred flush waits for
             sendFlushDeferred = true;
         } else if (!sendFlushDeferred) {
             flushSends();

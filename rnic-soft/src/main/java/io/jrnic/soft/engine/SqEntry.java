@@ -30,6 +30,8 @@ public final class SqEntry {
     boolean immediatePhase;
     Status status = Status.SUCCESS;
     int byteLength;
+    /** Zero-copy: the last WR covered by one write promise (Transmitter). */
+    boolean lastOnWire;
 
     public SqEntry(Object token, SqOpcode opcode) {
         this.token = token;
@@ -61,6 +63,7 @@ public final class SqEntry {
         immediatePhase = false;
         status = Status.SUCCESS;
         byteLength = 0;
+        lastOnWire = false;
         return this;
     }
 

@@ -45,6 +45,9 @@ final class Transmitter {
     static final int ZERO_COPY_MIN = 4096;
     /** Initial size of a buffer holding only FPDU heads and tails around zero-copy payloads. */
     static final int GLUE_BYTES = 256;
+    /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
+    static final int BATCH_SLOTS = 12;
+    static final int GLUE_SLOTS = 32;
     /** STag of the zero-length RTR Write, as Linux siw sends it (reference section 2.2). */
     static final int RTR_STAG = 1;
 
@@ -60,6 +63,11 @@ final class Transmitter {
     private final AtomicRequestHeader atomicRequest = new AtomicRequestHeader();
     private ByteBuf batch;
     private boolean unflushed;
+    /** Batch buffers (copy path) and small head/tail buffers (zero-copy path), reused. */
+    private final OutboundBuffers batches;
+    private final OutboundBuffers glue;
+    /** Zero-copy WRs finished since the last flush: they complete together, by one write promise. */
+    private SqEntry lastFinishedOnWire;
     /** Writes need no promise: failures surface as the stream's close (channelInactive). */
     private final ChannelPromise quiet;
     /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (promises complete in order). */
@@ -84,6 +92,8 @@ final class Transmitter {
         this.mulpdu = p.mulpdu();
         this.ulpdu = Unpooled.wrappedBuffer(new byte[Math.max(p.mulpdu(), 256)]);
         this.quiet = new VoidChannelPromise(ch, false);
+        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
+        this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
     }
 
     /** Emits as much as the channel takes, then flushes and retires finished WRs. */
@@ -107,6 +117,13 @@ final class Transmitter {
 
     void flushNow() {
         writeBatch();
+        if (lastFinishedOnWire != null) {
+            // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
+            lastFinishedOnWire.lastOnWire = true;
+            lastFinishedOnWire = null;
+            ch.write(Unpooled.EMPTY_BUFFER, ch.newPromise().addListener(wireDone));
+            unflushed = true;
+        }
         if (unflushed) {
             unflushed = false;
             ch.flush();
@@ -118,6 +135,8 @@ final class Transmitter {
             batch.release();
             batch = null;
         }
+        batches.release();
+        glue.release();
     }
 
     private void writeBatch() {
@@ -130,14 +149,14 @@ final class Transmitter {
     }
 
     private ByteBuf out() {
-        return out(BATCH_BYTES + mulpdu + 64);
+        return out(batches);
     }
 
-    /** The batch buffer, allocated with {@code initialCapacity} when none is open (it grows as needed). */
-    private ByteBuf out(int initialCapacity) {
+    /** The open batch buffer, else a new one from {@code from} (it grows as needed). */
+    private ByteBuf out(OutboundBuffers from) {
         unflushed = true;
         if (batch == null) {
-            batch = ch.alloc().ioBuffer(initialCapacity);
+            batch = from.take();
         }
         return batch;
     }
@@ -148,9 +167,14 @@ final class Transmitter {
     }
 
     private void wireDone(ChannelFuture f) {
-        SqEntry e = onWire.poll();
-        if (e != null && f.isSuccess()) {
-            e.done = true;
+        SqEntry e;
+        while ((e = onWire.poll()) != null) {
+            if (f.isSuccess()) {
+                e.done = true;
+            }
+            if (e.lastOnWire) {
+                break;
+            }
         }
         // a failed write leaves the WR to the flush that follows the stream's close
         qp.wireDrained(onWire.isEmpty());
@@ -226,11 +250,11 @@ final class Transmitter {
         e.byteLength = (int) Math.min(Integer.MAX_VALUE, byteLength);
         cur = null;
         if (curZeroCopy) {
-            // done when the last slice has left the outbound buffer: until then the memory is still read
+            // done when the last slice has left the outbound buffer (the promise written at the next flush)
             curZeroCopy = false;
-            writeBatch();
+            e.lastOnWire = false;
             onWire.add(e);
-            ch.write(Unpooled.EMPTY_BUFFER, ch.newPromise().addListener(wireDone));
+            lastFinishedOnWire = e;
         } else {
             e.done = true;
         }
@@ -420,11 +444,11 @@ final class Transmitter {
             encoder.encode(ulpdu, mem, index, len, out());
             return false;
         }
-        encoder.beginFpdu(ulpdu, len, out(GLUE_BYTES));
+        encoder.beginFpdu(ulpdu, len, out(glue));
         encoder.crcPayload(view(mem, index, len));
         writeBatch();
         ch.write(mem.retainedSlice(index, len), quiet);
-        encoder.endFpdu(out(GLUE_BYTES));
+        encoder.endFpdu(out(glue));
         return true;
     }
 
