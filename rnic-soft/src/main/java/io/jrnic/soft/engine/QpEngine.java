@@ -11,7 +11,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.ArrayDeque;
-import java.util.concurrent.ArrayBlockingQueue;
+import io.netty.util.internal.PlatformDependent;
+import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -40,9 +41,12 @@ public final class QpEngine {
     final int sqDepth;
     final int rqDepth;
 
-    /** Posted, not yet seen by the event loop: bounded by the queue depths, no allocation per post. */
-    private final ArrayBlockingQueue<SqEntry> sqIncoming;
-    private final ArrayBlockingQueue<RqEntry> rqIncoming;
+    /**
+     * Posted, not yet seen by the event loop: lock-free bounded array queues (the MPSC queue Netty's own event
+     * loops use), sized by the queue depths, no allocation per post and no lock shared with the event loop.
+     */
+    private final Queue<SqEntry> sqIncoming;
+    private final Queue<RqEntry> rqIncoming;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drainAndPump;
 
@@ -98,8 +102,8 @@ public final class QpEngine {
         this.listener = listener;
         this.untagged = new UntaggedReceiver(1, this.rqDepth);
         this.rqRing = new RqEntry[this.rqDepth];
-        this.sqIncoming = new ArrayBlockingQueue<>(this.sqDepth);
-        this.rqIncoming = new ArrayBlockingQueue<>(Math.max(1, rqDepth));
+        this.sqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, this.sqDepth));
+        this.rqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, rqDepth));
     }
 
     public State state() {
