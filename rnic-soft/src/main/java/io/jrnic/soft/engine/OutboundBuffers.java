@@ -34,6 +34,12 @@ final class OutboundBuffers {
                 return b.retain();
             }
             if (b.refCnt() == 1) {
+                if (b.capacity() > 4 * capacity) {
+                    // grown by a burst of larger content: give the memory back rather than keep it per QP
+                    b.release();
+                    b = alloc.ioBuffer(capacity);
+                    ring[k] = b;
+                }
                 return b.clear().retain();
             }
         }
