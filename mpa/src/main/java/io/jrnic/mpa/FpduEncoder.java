@@ -12,8 +12,12 @@ import io.netty.buffer.ByteBuf;
 public final class FpduEncoder {
     private final boolean crc;
     private final boolean markers;
+    private static final byte[] ZERO_PAD = new byte[3];
+
     private final MpaCrc crc32 = new MpaCrc();
     private long streamPosition;
+    /** Zero-copy FPDU in progress: its ULPDU length, else -1. */
+    private int openUlpdu = -1;
 
     // per-FPDU state while markers are on
     private ByteBuf out;
@@ -142,6 +146,57 @@ public final class FpduEncoder {
         int wire = crc ? crc32.reset().update(out, start, out.writerIndex() - start).wireValue() : 0;
         out.writeInt(wire);
         streamPosition += raw;
+    }
+
+    /**
+     * Starts an FPDU whose payload the caller sends itself (zero-copy transmit, markers off): writes
+     * ULPDU_Length and {@code header} into {@code out} and starts the CRC over them. The caller then adds
+     * the {@code payloadLength} payload octets to the CRC with {@link #crcPayload}, sends them, and
+     * finishes with {@link #endFpdu}, which writes PAD and CRC (RFC 5044 section 4.1).
+     *
+     * @throws IllegalArgumentException ULPDU over 65535 octets
+     * @throws IllegalStateException markers are on, or an FPDU is already open
+     */
+    public void beginFpdu(ByteBuf header, int payloadLength, ByteBuf out) {
+        if (markers || openUlpdu >= 0) {
+            throw new IllegalStateException(markers ? "zero-copy framing needs markers off" : "FPDU already open");
+        }
+        int hl = header.readableBytes();
+        int u = hl + payloadLength;
+        if (payloadLength < 0 || u > Markers.MAX_ULPDU_LENGTH) {
+            throw new IllegalArgumentException("ULPDU of " + u + " octets over the limit of " + Markers.MAX_ULPDU_LENGTH);
+        }
+        int start = out.writerIndex();
+        out.writeShort(u);
+        out.writeBytes(header, header.readerIndex(), hl);
+        if (crc) {
+            crc32.reset().update(out, start, 2 + hl);
+        }
+        openUlpdu = u;
+    }
+
+    /** Adds payload octets of the open FPDU to its CRC (the buffer's position moves to its limit). */
+    public void crcPayload(java.nio.ByteBuffer payload) {
+        if (crc) {
+            crc32.update(payload);
+        }
+    }
+
+    /** Ends the open FPDU: PAD and CRC into {@code out}. */
+    public void endFpdu(ByteBuf out) {
+        if (openUlpdu < 0) {
+            throw new IllegalStateException("no FPDU open");
+        }
+        int u = openUlpdu;
+        openUlpdu = -1;
+        int pad = Markers.pad(u);
+        out.writeZero(pad);
+        int wire = 0;
+        if (crc) {
+            wire = crc32.update(ZERO_PAD, 0, pad).wireValue();
+        }
+        out.writeInt(wire);
+        streamPosition += encodedLength(u);
     }
 
     private void copy(ByteBuf src, int index, int length) {

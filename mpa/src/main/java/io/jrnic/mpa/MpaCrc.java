@@ -27,6 +27,18 @@ public final class MpaCrc {
         return this;
     }
 
+    /** Adds the remaining bytes of {@code nio} (its position moves to its limit). */
+    public MpaCrc update(ByteBuffer nio) {
+        crc.update(nio);
+        return this;
+    }
+
+    /** Adds {@code length} bytes of {@code array} from {@code offset}. */
+    public MpaCrc update(byte[] array, int offset, int length) {
+        crc.update(array, offset, length);
+        return this;
+    }
+
     /** The standard CRC-32C value of everything added since the last reset. */
     public int value() {
         return (int) crc.getValue();

@@ -8,13 +8,11 @@ import io.jrnic.soft.engine.RecvInfo;
 import io.jrnic.soft.engine.RqEntry;
 import io.jrnic.soft.engine.Sgl;
 import io.jrnic.soft.engine.SqEntry;
-import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
 import io.jrnic.verbs.Completion;
 import io.jrnic.verbs.CompletionOpcode;
-import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.IllegalQpTransitionException;
 import io.jrnic.verbs.Memory;
 import io.jrnic.verbs.MemoryRegion;
@@ -33,18 +31,34 @@ import io.netty.buffer.Unpooled;
  * A queue pair's provider part: translates the API's lent work requests into engine entries (SGEs
  * resolved in the STag table, inline payloads copied at post time) and the engine's reports into
  * upcalls (completions, QP triggers with the Terminate triple).
+ *
+ * <p>Entries come from two preallocated rings sized by the QP's limits: the API admits at most
+ * maxSendWr (maxRecvWr) outstanding WRs and the engine retires them in posting order (RDMAC verbs: a
+ * queue's completions are in order), so the slot a post takes was retired a full ring earlier.
  */
 final class SoftQp implements QpSpi, QpListener {
     private final SoftPd pd;
     private final QpUpcalls up;
     private final QpEngine engine;
     private final Completion completion = new Completion();
+    private final SqEntry[] sqRing;
+    private long sqPosted;
+    private final RqEntry[] rqRing;
+    private long rqPosted;
 
     SoftQp(SoftPd pd, QpSpec spec, QpUpcalls up) {
         this.pd = pd;
         this.up = up;
         this.engine = new QpEngine(pd.device.table(), pd.id, spec.maxSendWr(), spec.maxRecvWr(),
                 spec.srq() == null ? null : ((SoftSrq) spec.srq()).queue, this);
+        this.sqRing = new SqEntry[Math.max(1, spec.maxSendWr())];
+        for (int i = 0; i < sqRing.length; i++) {
+            sqRing[i] = new SqEntry();
+        }
+        this.rqRing = new RqEntry[spec.srq() == null ? Math.max(1, spec.maxRecvWr()) : 0];
+        for (int i = 0; i < rqRing.length; i++) {
+            rqRing[i] = new RqEntry(null);
+        }
     }
 
     QpEngine engine() {
@@ -53,8 +67,18 @@ final class SoftQp implements QpSpi, QpListener {
 
     @Override
     public void postSend(SendWr[] wrs, int offset, int count) {
+        // every entry is built before any is queued: a post that throws leaves neither ring nor engine changed
+        long first = sqPosted;
+        try {
+            for (int i = 0; i < count; i++) {
+                entry(wrs[offset + i]);
+            }
+        } catch (RuntimeException e) {
+            sqPosted = first;
+            throw e;
+        }
         for (int i = 0; i < count; i++) {
-            engine.enqueueSend(entry(wrs[offset + i]));
+            engine.enqueueSend(sqRing[(int) ((first + i) % sqRing.length)]);
         }
         engine.kick();
     }
@@ -63,15 +87,16 @@ final class SoftQp implements QpSpi, QpListener {
     public void postRecv(RecvWr[] wrs, int offset, int count) {
         for (int i = 0; i < count; i++) {
             RecvWr wr = wrs[offset + i];
-            RqEntry e = new RqEntry(wr);
-            resolve(wr, e.sgl);
-            engine.enqueueRecv(e);
+            resolve(wr, rqRing[(int) ((rqPosted + i) % rqRing.length)].reuse(wr).sgl);
+        }
+        for (int i = 0; i < count; i++) {
+            engine.enqueueRecv(rqRing[(int) (rqPosted++ % rqRing.length)]);
         }
         engine.kick();
     }
 
     private SqEntry entry(SendWr wr) {
-        SqEntry e = new SqEntry(wr, SqOpcode.valueOf(wr.opcode().name()));
+        SqEntry e = sqRing[(int) (sqPosted++ % sqRing.length)].reuse(wr, EngineEnums.opcode(wr.opcode()));
         e.signaled = wr.isSignaled();
         e.fence = wr.isFenced();
         e.solicited = wr.isSolicited();
@@ -172,7 +197,7 @@ final class SoftQp implements QpSpi, QpListener {
     @Override
     public void transition(io.jrnic.soft.engine.Trigger trigger, Terminate t, boolean received) {
         try {
-            up.transition(QpTrigger.valueOf(trigger.name()), info(t, received));
+            up.transition(EngineEnums.trigger(trigger), info(t, received));
         } catch (IllegalQpTransitionException e) {
             // the consumer moved the QP meanwhile (e.g. to ERROR): its state stands
         }
@@ -180,14 +205,14 @@ final class SoftQp implements QpSpi, QpListener {
 
     @Override
     public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
-        Completion c = completion.clear().status(CompletionStatus.valueOf(status.name())).byteLength(byteLength);
+        Completion c = completion.clear().status(EngineEnums.status(status)).byteLength(byteLength);
         c.terminate(info(t, received));
         return up.sendDone((SendWr) e.token, c);
     }
 
     @Override
     public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
-        Completion c = completion.clear().status(CompletionStatus.valueOf(status.name()))
+        Completion c = completion.clear().status(EngineEnums.status(status))
                 .byteLength(info.byteLength)
                 .opcode(info.immediate ? CompletionOpcode.RECV_IMMEDIATE : CompletionOpcode.RECV)
                 .solicited(info.solicited);

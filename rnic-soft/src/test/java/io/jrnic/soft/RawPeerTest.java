@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.ddp.DdpControl;
 import io.jrnic.mpa.CrcCheck;
-import io.jrnic.mpa.CrcMode;
 import io.jrnic.mpa.FpduDecoder;
 import io.jrnic.mpa.FpduListener;
 import io.jrnic.mpa.LlpError;
-import io.jrnic.mpa.MpaInitiator;
-import io.jrnic.mpa.MpaOptions;
 import io.jrnic.mpa.MpaParameters;
-import io.jrnic.mpa.Outcome;
 import io.jrnic.rdmap.AtomicRequestHeader;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapOpcode;
@@ -67,19 +63,7 @@ class RawPeerTest {
                 s.setSoTimeout(10_000);
                 OutputStream out = s.getOutputStream();
                 InputStream in = s.getInputStream();
-                MpaInitiator init = new MpaInitiator(MpaOptions.builder().crc(CrcMode.WANTED).build());
-                write(out, init.request());
-                ByteBuf acc = Unpooled.buffer();
-                Outcome o;
-                do {
-                    int c = in.read();
-                    assertTrue(c >= 0, "Reply cut short");
-                    acc.writeByte(c);
-                    o = init.feed(acc);
-                } while (o.status() == Outcome.Status.NEED_MORE);
-                acc.release();
-                assertEquals(Outcome.Status.DONE, o.status(), String.valueOf(o));
-                MpaParameters p = o.parameters();
+                MpaParameters p = RawMpaInitiator.handshake(s);
                 assertTrue(p.crc());
                 ByteBuf fpdu = Unpooled.buffer();
                 p.newEncoder().encode(ulpdu, fpdu);
@@ -122,11 +106,7 @@ class RawPeerTest {
     }
 
     private static void write(OutputStream out, ByteBuf b) throws Exception {
-        byte[] a = new byte[b.readableBytes()];
-        b.readBytes(a);
-        b.release();
-        out.write(a);
-        out.flush();
+        RawMpaInitiator.write(out, b);
     }
 
     private static ByteBuf ulpdu(int control, Consumer<ByteBuf> rest) {

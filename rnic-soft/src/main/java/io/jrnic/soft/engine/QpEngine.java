@@ -11,7 +11,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.ArrayDeque;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import io.netty.util.internal.PlatformDependent;
+import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -40,8 +41,12 @@ public final class QpEngine {
     final int sqDepth;
     final int rqDepth;
 
-    private final ConcurrentLinkedQueue<SqEntry> sqIncoming = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<RqEntry> rqIncoming = new ConcurrentLinkedQueue<>();
+    /**
+     * Posted, not yet seen by the event loop: lock-free bounded array queues (the MPSC queue Netty's own event
+     * loops use), sized by the queue depths, no allocation per post and no lock shared with the event loop.
+     */
+    private final Queue<SqEntry> sqIncoming;
+    private final Queue<RqEntry> rqIncoming;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drainAndPump;
 
@@ -76,6 +81,8 @@ public final class QpEngine {
     boolean rtrReadPending;
     private Runnable firstFpduCallback;
     private boolean closeRequested;
+    /** Flushing the SQ waits until no zero-copy WR's memory is still in the outbound buffer. */
+    private boolean sendFlushDeferred;
 
     /** Receives shared with other QPs (SRQ), or null: taken one message at a time, when a message starts. */
     private final java.util.Queue<RqEntry> srq;
@@ -95,6 +102,8 @@ public final class QpEngine {
         this.listener = listener;
         this.untagged = new UntaggedReceiver(1, this.rqDepth);
         this.rqRing = new RqEntry[this.rqDepth];
+        this.sqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, this.sqDepth));
+        this.rqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, rqDepth));
     }
 
     public State state() {
@@ -124,7 +133,9 @@ public final class QpEngine {
 
     /** Queues without waking the event loop: a batch post calls {@link #kick()} once at the end. */
     public void enqueueSend(SqEntry e) {
-        sqIncoming.add(e);
+        if (!sqIncoming.offer(e)) {
+            throw new IllegalStateException("send queue over its depth " + sqDepth);
+        }
     }
 
     /** Queues a receive; incoming untagged messages consume receives in posting order (RFC 5041 section 5.3). */
@@ -134,7 +145,9 @@ public final class QpEngine {
     }
 
     public void enqueueRecv(RqEntry e) {
-        rqIncoming.add(e);
+        if (!rqIncoming.offer(e)) {
+            throw new IllegalStateException("receive queue over its depth");
+        }
     }
 
     /** Has the event loop pick up what was queued. */
@@ -315,6 +328,21 @@ public final class QpEngine {
         }
     }
 
+    /**
+     * A zero-copy WR's bytes left the outbound buffer (or failed to): retire what is done, or run the SQ flush
+     * that waited for the memory to be released ({@code drained}: nothing is on the wire any more).
+     */
+    void wireDrained(boolean drained) {
+        if (sendFlushDeferred) {
+            if (drained) {
+                sendFlushDeferred = false;
+                flushSends();
+            }
+        } else {
+            retireSends();
+        }
+    }
+
     /** Hands completed receives of QN 0 back in MSN order. */
     void retireRecvs() {
         while (untagged.pollCompletion(0, rx.untaggedCompletion)) {
@@ -412,7 +440,7 @@ public final class QpEngine {
                 flushAll();
             }
             case RTS, CLOSING -> {
-                boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
+        boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
                 if (clean) {
                     if (state == State.RTS) {
                         state = State.CLOSING;
@@ -496,8 +524,25 @@ public final class QpEngine {
         state = State.IDLE;
     }
 
-    /** Retires every remaining send and receive with WR_FLUSH_ERROR, in posting order. */
+    /**
+     * Retires every remaining send and receive with WR_FLUSH_ERROR, in posting order. While zero-copy WRs
+     * still have bytes in an open channel's outbound buffer (their memory is still read), the sends are
+     * retired once those bytes have left it: a flushed WR's memory is the consumer's again.
+     */
     void flushAll() {
+        sqPending.clear();
+        outstandingReads.clear();
+        inboundReads.clear();
+        flushRecvs();
+        if (tx != null && tx.onWire() > 0 && channel.isOpen()) {
+            tx.flushNow(); // writes the promise the deferred flush waits for
+            sendFlushDeferred = true;
+        } else if (!sendFlushDeferred) {
+            flushSends();
+        }
+    }
+
+    private void flushSends() {
         drainSends();
         SqEntry e;
         while ((e = sq.poll()) != null) {
@@ -509,9 +554,6 @@ public final class QpEngine {
             listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
         }
         sqPending.clear();
-        outstandingReads.clear();
-        inboundReads.clear();
-        flushRecvs();
     }
 
     private void flushRecvs() {

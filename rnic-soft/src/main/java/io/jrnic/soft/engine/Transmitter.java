@@ -14,6 +14,12 @@ import io.jrnic.rdmap.Terminate;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 
 /**
  * The sending half of a stream: work requests and inbound Read/Atomic Requests become DDP segments
@@ -22,9 +28,26 @@ import io.netty.channel.Channel;
  * written as the channel stays writable (backpressure: a QP holds at most one batch plus the channel's
  * high water mark). One message at a time: segments of two messages never interleave (RFC 5041
  * section 5.2); answers to Read Requests go first at message boundaries. Event loop only.
+ *
+ * <p>Zero-copy transmit: a payload segment of at least {@link #ZERO_COPY_MIN} octets in direct memory,
+ * markers off, is not copied: the channel gets a retained slice of the registered memory between two
+ * small buffers holding ULPDU_Length plus headers and PAD plus CRC (computed over the memory in place).
+ * A work request whose payload went this way completes only when its last slice has left the channel's
+ * outbound buffer (its write promise), so the consumer may reuse the memory after the completion.
  */
 final class Transmitter {
     static final int BATCH_BYTES = 64 * 1024;
+    /**
+     * Smallest payload segment sent zero-copy. Below it the copy into the batch is cheaper than the two
+     * extra outbound-buffer entries (and iovecs) and the retained slice a zero-copy segment costs; heap
+     * memory is always copied (the socket write would copy it into a direct buffer anyway).
+     */
+    static final int ZERO_COPY_MIN = 4096;
+    /** Initial size of a buffer holding only FPDU heads and tails around zero-copy payloads. */
+    static final int GLUE_BYTES = 256;
+    /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
+    static final int BATCH_SLOTS = 12;
+    static final int GLUE_SLOTS = 32;
     /** STag of the zero-length RTR Write, as Linux siw sends it (reference section 2.2). */
     static final int RTR_STAG = 1;
 
@@ -40,6 +63,21 @@ final class Transmitter {
     private final AtomicRequestHeader atomicRequest = new AtomicRequestHeader();
     private ByteBuf batch;
     private boolean unflushed;
+    /** Batch buffers (copy path) and small head/tail buffers (zero-copy path), reused. */
+    private final OutboundBuffers batches;
+    private final OutboundBuffers glue;
+    /** Zero-copy WRs finished since the last flush: they complete together, by one write promise. */
+    private SqEntry lastFinishedOnWire;
+    /** Writes need no promise: failures surface as the stream's close (channelInactive). */
+    private final ChannelPromise quiet;
+    /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (promises complete in order). */
+    private final ArrayDeque<SqEntry> onWire = new ArrayDeque<>();
+    private final ChannelFutureListener wireDone = this::wireDone;
+    /** The current WR sent some payload zero-copy: it completes by its write promise. */
+    private boolean curZeroCopy;
+    /** A direct NIO view of the memory last sent zero-copy, for the CRC (reused across FPDUs). */
+    private ByteBuf viewOf;
+    private ByteBuffer view;
     private SqEntry cur;
     private ReadJob curRead;
     private boolean readStarted;
@@ -53,6 +91,9 @@ final class Transmitter {
         this.encoder = new FpduEncoder(p.crc(), p.markersTx());
         this.mulpdu = p.mulpdu();
         this.ulpdu = Unpooled.wrappedBuffer(new byte[Math.max(p.mulpdu(), 256)]);
+        this.quiet = new VoidChannelPromise(ch, false);
+        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
+        this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
     }
 
     /** Emits as much as the channel takes, then flushes and retires finished WRs. */
@@ -67,9 +108,7 @@ final class Transmitter {
                 emitRequest();
             }
             if (batch != null && batch.readableBytes() >= BATCH_BYTES) {
-                ch.write(batch);
-                batch = null;
-                unflushed = true;
+                writeBatch();
             }
         }
         flushNow();
@@ -77,10 +116,13 @@ final class Transmitter {
     }
 
     void flushNow() {
-        if (batch != null) {
-            ByteBuf b = batch;
-            batch = null;
-            ch.write(b);
+        writeBatch();
+        if (lastFinishedOnWire != null) {
+            // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
+            lastFinishedOnWire.lastOnWire = true;
+            lastFinishedOnWire = null;
+            ch.write(Unpooled.EMPTY_BUFFER, ch.newPromise().addListener(wireDone));
+            unflushed = true;
         }
         if (unflushed) {
             unflushed = false;
@@ -93,14 +135,49 @@ final class Transmitter {
             batch.release();
             batch = null;
         }
+        batches.release();
+        glue.release();
+    }
+
+    private void writeBatch() {
+        if (batch != null) {
+            ByteBuf b = batch;
+            batch = null;
+            ch.write(b, quiet);
+            unflushed = true;
+        }
     }
 
     private ByteBuf out() {
+        return out(batches);
+    }
+
+    /** The open batch buffer, else a new one from {@code from} (it grows as needed). */
+    private ByteBuf out(OutboundBuffers from) {
         unflushed = true;
         if (batch == null) {
-            batch = ch.alloc().ioBuffer(BATCH_BYTES + mulpdu + 64);
+            batch = from.take();
         }
         return batch;
+    }
+
+    /** Zero-copy WRs whose bytes are still in the outbound buffer. */
+    int onWire() {
+        return onWire.size();
+    }
+
+    private void wireDone(ChannelFuture f) {
+        SqEntry e;
+        while ((e = onWire.poll()) != null) {
+            if (f.isSuccess()) {
+                e.done = true;
+            }
+            if (e.lastOnWire) {
+                break;
+            }
+        }
+        // a failed write leaves the WR to the flush that follows the stream's close
+        qp.wireDrained(onWire.isEmpty());
     }
 
     /** Picks the next message: a pending Read/Atomic answer, else the next send WR (ORD and fence permitting). */
@@ -171,8 +248,16 @@ final class Transmitter {
 
     private void finish(SqEntry e, long byteLength) {
         e.byteLength = (int) Math.min(Integer.MAX_VALUE, byteLength);
-        e.done = true;
         cur = null;
+        if (curZeroCopy) {
+            // done when the last slice has left the outbound buffer (the promise written at the next flush)
+            curZeroCopy = false;
+            e.lastOnWire = false;
+            onWire.add(e);
+            lastFinishedOnWire = e;
+        } else {
+            e.done = true;
+        }
     }
 
     private void emitRequest() {
@@ -276,8 +361,8 @@ final class Transmitter {
         seg.next();
         taggedHeader(RdmapOpcode.RDMA_READ_RESPONSE, seg.last(), j.sinkStag, seg.offset());
         if (seg.length() > 0) {
-            encoder.encode(ulpdu, j.source.memory(),
-                    j.source.memoryOffset() + (int) (j.sourceOffset + seg.messageOffset()), seg.length(), out());
+            encodePayload(j.source.memory(), j.source.memoryOffset() + (int) (j.sourceOffset + seg.messageOffset()),
+                    seg.length());
         } else {
             encode();
         }
@@ -341,10 +426,39 @@ final class Transmitter {
     private void encodeFrom(Sgl sgl, long from, int len) {
         int index = len == 0 ? -1 : sgl.contiguousIndex(from, len);
         if (index >= 0) {
-            encoder.encode(ulpdu, sgl.foundMemory(), index, len, out());
+            if (encodePayload(sgl.foundMemory(), index, len)) {
+                curZeroCopy = true;
+            }
         } else {
             sgl.gather(from, len, ulpdu);
             encode();
         }
+    }
+
+    /**
+     * One FPDU: the header in {@code ulpdu} plus {@code len} octets of {@code mem} at {@code index}, zero-copy
+     * when the segment is large, in direct memory and markers are off (then true), else copied into the batch.
+     */
+    private boolean encodePayload(ByteBuf mem, int index, int len) {
+        if (len < ZERO_COPY_MIN || encoder.markers() || !mem.isDirect() || mem.nioBufferCount() != 1) {
+            encoder.encode(ulpdu, mem, index, len, out());
+            return false;
+        }
+        encoder.beginFpdu(ulpdu, len, out(glue));
+        encoder.crcPayload(view(mem, index, len));
+        writeBatch();
+        ch.write(mem.retainedSlice(index, len), quiet);
+        encoder.endFpdu(out(glue));
+        return true;
+    }
+
+    /** {@code mem[index, index + len)} as the reused NIO view (no allocation while the memory is the same). */
+    private ByteBuffer view(ByteBuf mem, int index, int len) {
+        if (mem != viewOf) {
+            view = mem.nioBuffer(0, mem.capacity());
+            viewOf = mem;
+        }
+        view.clear().limit(index + len).position(index);
+        return view;
     }
 }

@@ -1,0 +1,62 @@
+package io.jrnic.soft;
+
+import io.jrnic.soft.engine.SqOpcode;
+import io.jrnic.soft.engine.Status;
+import io.jrnic.soft.engine.Trigger;
+import io.jrnic.verbs.CompletionStatus;
+import io.jrnic.verbs.QpTrigger;
+import io.jrnic.verbs.WrOpcode;
+
+/**
+ * The explicit tables between the verbs enums and the engine's: switch expressions without a default, so
+ * a constant added on either side fails the build here (and {@code EngineEnumsTest} checks every value).
+ */
+final class EngineEnums {
+    private EngineEnums() {
+    }
+
+    static SqOpcode opcode(WrOpcode op) {
+        return switch (op) {
+            case SEND -> SqOpcode.SEND;
+            case SEND_WITH_INVALIDATE -> SqOpcode.SEND_WITH_INVALIDATE;
+            case SEND_WITH_SE -> SqOpcode.SEND_WITH_SE;
+            case SEND_WITH_SE_AND_INVALIDATE -> SqOpcode.SEND_WITH_SE_AND_INVALIDATE;
+            case RDMA_WRITE -> SqOpcode.RDMA_WRITE;
+            case RDMA_WRITE_WITH_IMMEDIATE -> SqOpcode.RDMA_WRITE_WITH_IMMEDIATE;
+            case RDMA_READ -> SqOpcode.RDMA_READ;
+            case ATOMIC_FETCH_ADD -> SqOpcode.ATOMIC_FETCH_ADD;
+            case ATOMIC_COMPARE_SWAP -> SqOpcode.ATOMIC_COMPARE_SWAP;
+            case IMMEDIATE_DATA -> SqOpcode.IMMEDIATE_DATA;
+            case REG_MR -> SqOpcode.REG_MR;
+            case LOCAL_INVALIDATE -> SqOpcode.LOCAL_INVALIDATE;
+            case BIND_MW -> SqOpcode.BIND_MW;
+        };
+    }
+
+    static CompletionStatus status(Status s) {
+        return switch (s) {
+            case SUCCESS -> CompletionStatus.SUCCESS;
+            case LOCAL_LENGTH_ERROR -> CompletionStatus.LOCAL_LENGTH_ERROR;
+            case LOCAL_QP_OPERATION_ERROR -> CompletionStatus.LOCAL_QP_OPERATION_ERROR;
+            case LOCAL_PROTECTION_ERROR -> CompletionStatus.LOCAL_PROTECTION_ERROR;
+            case MW_BIND_ERROR -> CompletionStatus.MW_BIND_ERROR;
+            case REMOTE_ACCESS_ERROR -> CompletionStatus.REMOTE_ACCESS_ERROR;
+            case REMOTE_OPERATION_ERROR -> CompletionStatus.REMOTE_OPERATION_ERROR;
+            case REMOTE_INVALID_REQUEST -> CompletionStatus.REMOTE_INVALID_REQUEST;
+            case TRANSPORT_ERROR -> CompletionStatus.TRANSPORT_ERROR;
+            case WR_FLUSH_ERROR -> CompletionStatus.WR_FLUSH_ERROR;
+        };
+    }
+
+    static QpTrigger trigger(Trigger t) {
+        return switch (t) {
+            case CONNECTED -> QpTrigger.CONNECTED;
+            case CLOSE_STARTED -> QpTrigger.CLOSE_STARTED;
+            case CLOSE_COMPLETED -> QpTrigger.CLOSE_COMPLETED;
+            case TERMINATE_SENT -> QpTrigger.TERMINATE_SENT;
+            case TERMINATE_RECEIVED -> QpTrigger.TERMINATE_RECEIVED;
+            case TERMINATE_DONE -> QpTrigger.TERMINATE_DONE;
+            case LLP_ERROR -> QpTrigger.LLP_ERROR;
+        };
+    }
+}

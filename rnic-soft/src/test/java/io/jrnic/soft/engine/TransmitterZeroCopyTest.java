@@ -1,0 +1,160 @@
+package io.jrnic.soft.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.ddp.TaggedHeader;
+import io.jrnic.mpa.CrcCheck;
+import io.jrnic.mpa.FpduDecoder;
+import io.jrnic.mpa.FpduListener;
+import io.jrnic.mpa.LlpError;
+import io.jrnic.mpa.RtrType;
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.soft.mem.AccessFlags;
+import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.soft.mem.SoftRegion;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transmitter's choice between copying and zero-copy, seen on the channel: what it writes (buffers
+ * sharing the registered memory or not), that the FPDUs decode with good CRCs and carry the payload, and
+ * when the work request is retired. The stream is an EmbeddedChannel (writes leave at flush).
+ */
+class TransmitterZeroCopyTest {
+    private final MemoryTable table = new MemoryTable(16);
+    private final List<SqEntry> retired = new ArrayList<>();
+    private EmbeddedChannel ch;
+    private QpEngine qp;
+
+    private void bind(boolean markers) {
+        qp = new QpEngine(table, 1, 16, 16, new QpListener() {
+            @Override
+            public void transition(Trigger trigger, Terminate terminate, boolean received) {
+            }
+
+            @Override
+            public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
+                assertEquals(Status.SUCCESS, status);
+                retired.add(e);
+                return true;
+            }
+
+            @Override
+            public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
+                return true;
+            }
+        });
+        ch = new EmbeddedChannel();
+        ch.pipeline().addLast("mpa", new ChannelInboundHandlerAdapter());
+        qp.bind(ch, new StreamParams(true, markers, false, 16 * 1024, 4, 4, RtrType.NONE, true, 0), "mpa", null, null);
+        ch.runPendingTasks();
+    }
+
+    @AfterEach
+    void close() {
+        ch.finishAndReleaseAll();
+    }
+
+    /** Posts an RDMA WRITE of {@code len} bytes of {@code mem}; returns the buffers written to the channel. */
+    private List<ByteBuf> write(ByteBuf mem, int len) {
+        SoftRegion r = table.register(mem, 0, AccessFlags.LOCAL_WRITE, 1, 0);
+        SqEntry e = new SqEntry().reuse("wr", SqOpcode.RDMA_WRITE);
+        e.sgl.add(r, 0, len);
+        e.remoteStag = 0x100;
+        qp.postSend(e);
+        ch.runPendingTasks();
+        List<ByteBuf> out = new ArrayList<>();
+        Object m;
+        while ((m = ch.readOutbound()) != null) {
+            out.add((ByteBuf) m);
+        }
+        return out;
+    }
+
+    /** Decodes the written stream; returns the payloads (after the tagged header) of the FPDUs, all CRC-good. */
+    private static byte[] payloads(List<ByteBuf> written, boolean markers) {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        FpduDecoder dec = new FpduDecoder(true, markers, new FpduListener() {
+            @Override
+            public void onFpdu(ByteBuf u, long offset, CrcCheck crc) {
+                assertEquals(CrcCheck.GOOD, crc);
+                byte[] b = new byte[u.readableBytes() - TaggedHeader.HEADER_LENGTH];
+                u.getBytes(u.readerIndex() + TaggedHeader.HEADER_LENGTH, b);
+                got.writeBytes(b);
+            }
+
+            @Override
+            public void onError(LlpError error, long offset, String detail) {
+                throw new AssertionError(error + " " + detail);
+            }
+        });
+        for (ByteBuf b : written) {
+            dec.feed(b);
+            b.release();
+        }
+        return got.toByteArray();
+    }
+
+    private static byte[] random(int n) {
+        byte[] b = new byte[n];
+        new Random(n).nextBytes(b);
+        return b;
+    }
+
+    private static boolean sharesMemory(ByteBuf written, ByteBuf mem) {
+        return written.hasMemoryAddress() && written.memoryAddress() >= mem.memoryAddress()
+                && written.memoryAddress() < mem.memoryAddress() + mem.capacity();
+    }
+
+    @Test
+    void largeSegmentsOfDirectMemoryGoOutAsSlicesOfItWithGoodCrcs() {
+        bind(false);
+        int len = 40_000; // three FPDUs at MULPDU 16 KiB: 16370 + 16370 + 7260
+        byte[] data = random(len);
+        ByteBuf mem = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(len).put(data).clear());
+        List<ByteBuf> out = write(mem, len);
+        long slices = out.stream().filter(b -> sharesMemory(b, mem)).count();
+        assertEquals(3, slices, "each FPDU's payload is a slice of the registered memory");
+        assertEquals(1, retired.size(), "retired once its bytes left the outbound buffer");
+        assertArrayEquals(data, payloads(out, false));
+        assertEquals(1, mem.refCnt(), "the channel released every slice");
+    }
+
+    @Test
+    void heapMemorySmallSegmentsAndMarkersTakeTheCopyPath() {
+        bind(false);
+        byte[] data = random(40_000);
+        ByteBuf heap = Unpooled.wrappedBuffer(data.clone());
+        List<ByteBuf> out = write(heap, data.length);
+        assertTrue(out.stream().noneMatch(b -> b.hasArray() && b.array() == heap.array()));
+        assertArrayEquals(data, payloads(out, false));
+
+        ByteBuf small = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(Transmitter.ZERO_COPY_MIN - 1));
+        out = write(small, small.capacity());
+        assertTrue(out.stream().noneMatch(b -> sharesMemory(b, small)), "below the threshold: copied");
+        payloads(out, false);
+        assertEquals(2, retired.size());
+    }
+
+    @Test
+    void withMarkersDirectMemoryIsCopied() {
+        bind(true);
+        byte[] data = random(20_000);
+        ByteBuf mem = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(data.length).put(data).clear());
+        List<ByteBuf> out = write(mem, data.length);
+        assertTrue(out.stream().noneMatch(b -> sharesMemory(b, mem)), "markers are inserted into a copy");
+        assertArrayEquals(data, payloads(out, true));
+        assertEquals(1, retired.size());
+    }
+}
