@@ -14,6 +14,7 @@ public final class FpduEncoder {
     private final boolean markers;
     private final MpaCrc crc32 = new MpaCrc();
     private long streamPosition;
+    private long fpdus;
 
     // per-FPDU state while markers are on
     private ByteBuf out;
@@ -49,6 +50,11 @@ public final class FpduEncoder {
     /** The stream position the next FPDU starts at. */
     public long streamPosition() {
         return streamPosition;
+    }
+
+    /** FPDUs encoded so far (read by the owner's thread; the owner publishes counters from it). */
+    public long fpdus() {
+        return fpdus;
     }
 
     /** Octets the next FPDU takes on the wire for a ULPDU of this length, markers included. */
@@ -110,6 +116,7 @@ public final class FpduEncoder {
             throw new IllegalArgumentException("ULPDU of " + u + " octets over the limit of " + maxUlpduLength());
         }
         int raw = encodedLength(u);
+        fpdus++;
         out.ensureWritable(raw);
         int start = out.writerIndex();
         int pad = Markers.pad(u);

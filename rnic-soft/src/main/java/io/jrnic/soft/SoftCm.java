@@ -136,6 +136,7 @@ final class SoftCm implements CmSpi {
             @Override
             public void failed(CmFailure failure, MpaFailure mpa, boolean channelReturned, String detail) {
                 String reason = mpa != null ? mpa.reason().name() : failure == CmFailure.TIMEOUT ? "TIMEOUT" : "LOCAL";
+                device.counters().setupFailed(reason);
                 int llp = mpa != null && mpa.llpError() != null ? mpa.llpError().errorCode() : -1;
                 up.failed(CmEventType.valueOf(failure.name()), new MpaSetupException(reason, llp, channelReturned,
                         detail));
@@ -181,6 +182,7 @@ final class SoftCm implements CmSpi {
 
             @Override
             public void failed(CmFailure failure, String detail) {
+                device.counters().setupFailed(failure.name());
                 Throwable cause = failure == CmFailure.TIMEOUT ? new TimeoutException(detail)
                         : failure == CmFailure.UNREACHABLE ? new ConnectException(detail) : new IOException(detail);
                 up.failed(CmEventType.valueOf(failure.name()), cause);
