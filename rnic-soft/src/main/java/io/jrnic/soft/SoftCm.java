@@ -81,7 +81,7 @@ final class SoftCm implements CmSpi {
     @Override
     public ConnectionSpi connect(InetSocketAddress remote, QpSpi qp, ConnectOptions options, ConnectionUpcalls up) {
         SoftConnection c = device.transport().connect(remote, config(options, true), ((SoftQp) qp).engine(),
-                events(up));
+                events(up), options.capture());
         connections.add(c);
         return connectionSpi(c);
     }
