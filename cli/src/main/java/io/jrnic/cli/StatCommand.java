@@ -109,20 +109,19 @@ public final class StatCommand implements Callable<Integer> {
         out.println("# " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + (rates ? "  (value, per second)" : ""));
         for (ObjectName on : names) {
             out.println(on.getCanonicalName());
-            MBeanAttributeInfo[] attrs;
+            javax.management.AttributeList values;
             try {
-                attrs = mbs.getMBeanInfo(on).getAttributes();
+                MBeanAttributeInfo[] attrs = mbs.getMBeanInfo(on).getAttributes();
+                String[] wanted = new String[attrs.length];
+                for (int i = 0; i < attrs.length; i++) {
+                    wanted[i] = attrs[i].getName();
+                }
+                values = mbs.getAttributes(on, wanted); // one snapshot per MBean
             } catch (javax.management.InstanceNotFoundException gone) {
                 continue;
             }
-            for (MBeanAttributeInfo a : attrs) {
-                Object v;
-                try {
-                    v = mbs.getAttribute(on, a.getName());
-                } catch (javax.management.JMException gone) {
-                    continue;
-                }
-                long value = ((Number) v).longValue();
+            for (javax.management.Attribute a : values.asList()) {
+                long value = ((Number) a.getValue()).longValue();
                 String key = on.getCanonicalName() + "|" + a.getName();
                 Long before = previous.put(key, value);
                 if (value == 0 && !all) {

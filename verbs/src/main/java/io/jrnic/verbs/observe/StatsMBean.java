@@ -16,8 +16,9 @@ import javax.management.MBeanOperationInfo;
 /**
  * A read-only MBean over a {@link Stats} supplier: one numeric attribute per counter (so any JMX
  * exporter sees plain longs), {@code tcp.*} attributes for the connection's TCP figures, and the
- * Terminate and set-up failure tables as {@code terminatesSent.<triple>} etc. Each read takes a
- * fresh snapshot; the attribute list is the one of the latest snapshot.
+ * Terminate and set-up failure tables as {@code terminatesSent.<triple>} etc. Each getAttribute takes
+ * a fresh snapshot, getAttributes one snapshot for all the names asked; the attribute list is the
+ * one of the latest snapshot.
  */
 final class StatsMBean implements DynamicMBean {
     private final Supplier<Stats> stats;
