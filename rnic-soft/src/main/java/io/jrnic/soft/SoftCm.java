@@ -181,8 +181,18 @@ final class SoftCm implements CmSpi {
             }
 
             @Override
+            public void failed(CmFailure failure, MpaFailure mpa, boolean channelReturned, String detail) {
+                report(failure, mpa == null ? failure.name() : mpa.reason().name(), detail);
+            }
+
+            @Override
             public void failed(CmFailure failure, String detail) {
-                device.counters().setupFailed(failure.name());
+                report(failure, failure.name(), detail);
+            }
+
+            /** Counts the set-up failure by reason (the MPA negotiator's when there is one) and reports it. */
+            private void report(CmFailure failure, String reason, String detail) {
+                device.counters().setupFailed(reason);
                 Throwable cause = failure == CmFailure.TIMEOUT ? new TimeoutException(detail)
                         : failure == CmFailure.UNREACHABLE ? new ConnectException(detail) : new IOException(detail);
                 up.failed(CmEventType.valueOf(failure.name()), cause);

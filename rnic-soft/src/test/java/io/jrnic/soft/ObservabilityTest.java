@@ -16,6 +16,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.management.MBeanServer;
@@ -147,5 +148,63 @@ class ObservabilityTest {
         assertTrue(RecordingFile.readAllEvents(jfr).stream()
                 .anyMatch(e -> e.getEventType().getName().equals("io.jrnic.BackpressureStall")));
         assertTrue(Files.size(jfr) > 0);
+    }
+
+    @Test
+    void mpaSetupFailuresAreCountedByReasonAndRecorded(@TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("f.jfr");
+        try (Recording r = new Recording(); java.net.ServerSocket garbage = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress()); SoftPair.Side a = new SoftPair.Side("A")) {
+            r.enable("io.jrnic.ConnectionFailed");
+            r.start();
+            Thread peer = new Thread(() -> {
+                try (java.net.Socket s = garbage.accept()) {
+                    s.getInputStream().read(new byte[64]);
+                    s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes());
+                    s.getInputStream().read(); // until jrnic closes
+                } catch (java.io.IOException e) {
+                    // jrnic closed first
+                }
+            });
+            peer.start();
+            java.util.concurrent.CompletableFuture<?> f = a.cm.connect(
+                    new java.net.InetSocketAddress(garbage.getInetAddress(), garbage.getLocalPort()), a.qp,
+                    io.jrnic.verbs.ConnectOptions.defaults());
+            org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> f.get(10, TimeUnit.SECONDS));
+            peer.join(10_000);
+            assertEquals(Map.of("INVALID_KEY", 1L), a.dev.stats().setupFailures());
+            r.stop();
+            r.dump(jfr);
+        }
+        RecordedEvent e = RecordingFile.readAllEvents(jfr).stream()
+                .filter(x -> x.getEventType().getName().equals("io.jrnic.ConnectionFailed")).findFirst().orElseThrow();
+        assertEquals("CONNECT_ERROR", e.getString("eventType"));
+    }
+
+    @Test
+    void aCqOverflowIsRecordedAndFlushedReceivesCounted(@TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("o.jfr");
+        try (Recording r = new Recording(); io.jrnic.verbs.RdmaDevice dev = io.jrnic.verbs.Rdma.open("soft")) {
+            r.enable("io.jrnic.CqOverflow");
+            r.enable("io.jrnic.QpStateChange");
+            r.start();
+            var pd = dev.allocatePd();
+            var cq = dev.createCq(1);
+            var qp = pd.createQp(io.jrnic.verbs.QpInit.rc(cq).maxSendWr(4).maxRecvWr(4));
+            MemoryRegion mr = pd.register(new byte[64], Access.LOCAL_WRITE);
+            qp.postRecv(RecvWr.of(1, mr.sge(0, 32)));
+            qp.postRecv(RecvWr.of(2, mr.sge(32, 32)));
+            qp.toError();
+            SoftPair.eventually(cq::isOverflowed);
+            assertEquals(2, qp.stats().counter("flushedWrs"));
+            r.stop();
+            r.dump(jfr);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        assertEquals(1, events.stream().filter(e -> e.getEventType().getName().equals("io.jrnic.CqOverflow")
+                && e.getInt("capacity") == 1).count());
+        assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals("io.jrnic.QpStateChange")
+                && e.getString("from").equals("IDLE") && e.getString("to").equals("ERROR")));
     }
 }

@@ -497,6 +497,7 @@ public final class QueuePair extends Resource {
                 state = to;
             }
         }
+        Observe.transition(this, from, to, t, null);
         if (from != to) {
             if (to == QpState.ERROR && init.srq != null) {
                 device.raise(AsyncEventType.QP_LAST_WQE_REACHED, this, init.context, null);
