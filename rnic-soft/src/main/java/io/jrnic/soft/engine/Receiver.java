@@ -60,6 +60,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     }
 
     void feed(ByteBuf in) {
+        qp.counters.add(Counter.RX_BYTES, in.readableBytes());
         qp.drainRecvs();
         decoder.feed(in);
     }
@@ -67,7 +68,6 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
-        qp.counters.add(Counter.RX_BYTES, in.readableBytes());
         try {
             if (!qp.rxStopped) {
                 feed(in);
