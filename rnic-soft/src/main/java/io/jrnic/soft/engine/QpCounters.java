@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.LongAdder;
  * One QP's counters. The data-path counters have a single writer, the event loop the QP's stream
  * is bound to, so they are plain {@code long} slots written with an opaque store (no lock, no CAS,
  * no allocation) and read from any thread with an opaque load: a reader sees each counter's value
- * as of some recent moment, never a torn one. Terminates are rare and keyed by their triple, so
- * they live in a concurrent map of {@link LongAdder}s (a flush or abort may also run on the
- * consumer's thread before the QP was ever bound).
+ * as of some recent moment, never a torn one. (A QP never bound to a stream retires its flushed
+ * WRs on the consumer's thread; no event loop writes then, so there is still one writer.)
+ * Terminates are rare and keyed by their triple: a concurrent map (new keys are published safely
+ * to readers) of {@link LongAdder}s, allocated once per distinct triple, never per FPDU.
  */
 public final class QpCounters {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
