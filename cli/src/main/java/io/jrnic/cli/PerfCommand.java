@@ -94,6 +94,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "text (default) or csv")
     Format format;
 
+    private static final String LOG_LEVEL = "org.slf4j.simpleLogger.log.io.jrnic";
+
     @Option(names = "--capture", paramLabel = "FILE",
             description = "write a pcap of each RDMA client connection: FILE, then FILE-2, FILE-3... (one per test and warm-up)")
     java.nio.file.Path capture;
@@ -103,6 +105,11 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // perf opens a connection per test and warm-up round: their INFO lines would bury the table
+        // (JRNIC_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.jrnic=info brings them back)
+        if (System.getProperty(LOG_LEVEL) == null) {
+            System.setProperty(LOG_LEVEL, "warn");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PerfConfig cfg;
