@@ -5,7 +5,6 @@ import io.jrnic.verbs.Stats;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,23 +44,19 @@ final class DeviceStats {
         Map<String, Long> failures = new LinkedHashMap<>();
         setupFailures.forEach((k, v) -> failures.put(k, v.sum()));
         synchronized (this) {
-            List<QpCounters> all = new ArrayList<>(live);
-            long[] v = retired.clone();
-            Map<String, Long> sent = new LinkedHashMap<>(retiredSent);
-            Map<String, Long> received = new LinkedHashMap<>(retiredReceived);
-            for (QpCounters c : all) {
-                c.addTo(v);
-                c.terminatesTo(sent, received);
-            }
-            return new Stats(QpCounters.named(v), sent, received, failures, Map.of());
+            return sum(new ArrayList<>(live), retired.clone(), new LinkedHashMap<>(retiredSent),
+                    new LinkedHashMap<>(retiredReceived), Map.of(), failures);
         }
     }
 
     /** A snapshot of {@code qps} (one QP's, typically) with the given TCP figures. */
     static Stats snapshot(Collection<QpCounters> qps, Map<String, Long> tcp, Map<String, Long> failures) {
-        long[] v = new long[QpCounters.size()];
-        Map<String, Long> sent = new LinkedHashMap<>();
-        Map<String, Long> received = new LinkedHashMap<>();
+        return sum(qps, new long[QpCounters.size()], new LinkedHashMap<>(), new LinkedHashMap<>(), tcp, failures);
+    }
+
+    /** Adds {@code qps} into the given starting values and wraps the result. */
+    private static Stats sum(Collection<QpCounters> qps, long[] v, Map<String, Long> sent, Map<String, Long> received,
+                             Map<String, Long> tcp, Map<String, Long> failures) {
         for (QpCounters c : qps) {
             c.addTo(v);
             c.terminatesTo(sent, received);
