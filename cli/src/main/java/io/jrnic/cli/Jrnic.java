@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code jrnic} command line. */
 @Command(name = "jrnic", mixinStandardHelpOptions = true, version = "jrnic 0.1.0-SNAPSHOT",
         description = "A pure-Java software RNIC speaking iWARP.",
-        subcommands = {CommandLine.HelpCommand.class, DecodeCommand.class, PerfCommand.class, RpingCommand.class,
+        subcommands = {CommandLine.HelpCommand.class, DecodeCommand.class, PerfCommand.class, RpingCommand.class, StatCommand.class,
                 io.jrnic.cli.tools.RdmaServerCommand.class, io.jrnic.cli.tools.RdmaClientCommand.class,
                 io.jrnic.cli.tools.UcmatoseCommand.class,
                 InteropCommand.class,

@@ -94,11 +94,22 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "text (default) or csv")
     Format format;
 
+    private static final String LOG_LEVEL = "org.slf4j.simpleLogger.log.io.jrnic";
+
+    @Option(names = "--capture", paramLabel = "FILE",
+            description = "write a pcap of each RDMA client connection: FILE, then FILE-2, FILE-3... (one per test and warm-up)")
+    java.nio.file.Path capture;
+
     @Option(names = "--provider", defaultValue = "soft", hidden = true)
     String provider;
 
     @Override
     public Integer call() throws Exception {
+        // perf opens a connection per test and warm-up round: their INFO lines would bury the table
+        // (JRNIC_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.jrnic=info brings them back)
+        if (System.getProperty(LOG_LEVEL) == null) {
+            System.setProperty(LOG_LEVEL, "warn");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PerfConfig cfg;
@@ -154,7 +165,7 @@ public final class PerfCommand implements Callable<Integer> {
         Set<Op> ops = test == Which.all ? EnumSet.allOf(Op.class) : EnumSet.of(Op.valueOf(test.name().toUpperCase()));
         Set<Kind> kinds = mode == Mode.all ? EnumSet.allOf(Kind.class) : EnumSet.of(Kind.valueOf(mode.name().toUpperCase()));
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
-                mpaRev, maxSeconds, !noTcp);
+                mpaRev, maxSeconds, !noTcp).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
     static String banner(PerfConfig c, String where) {

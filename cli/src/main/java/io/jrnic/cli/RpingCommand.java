@@ -34,6 +34,8 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "--crc", description = "request MPA CRC (rping leaves it to the stack; siw's default is off)") boolean crc;
     @Option(names = "--max-seconds", paramLabel = "S", defaultValue = "3600",
             description = "wall-clock cap: client pings, server wait for a client (default 3600)") long maxSeconds;
+    @Option(names = "--capture", paramLabel = "FILE", description = "client: write a pcap of the connection to FILE")
+    java.nio.file.Path capture;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help") boolean help;
 
     @Override
@@ -52,7 +54,7 @@ public final class RpingCommand implements Callable<Integer> {
             err.println("Invalid count " + count);
             return 2;
         }
-        ConnectOptions base = ConnectOptions.defaults().crc(crc);
+        ConnectOptions base = ConnectOptions.defaults().crc(crc).capture(capture);
         try {
             if (server) {
                 InetSocketAddress bind = address == null ? new InetSocketAddress(port)

@@ -18,6 +18,7 @@ public final class FpduEncoder {
     private long streamPosition;
     /** Zero-copy FPDU in progress: its ULPDU length, else -1. */
     private int openUlpdu = -1;
+    private long fpdus;
 
     // per-FPDU state while markers are on
     private ByteBuf out;
@@ -53,6 +54,11 @@ public final class FpduEncoder {
     /** The stream position the next FPDU starts at. */
     public long streamPosition() {
         return streamPosition;
+    }
+
+    /** FPDUs encoded so far (read by the owner's thread; the owner publishes counters from it). */
+    public long fpdus() {
+        return fpdus;
     }
 
     /** Octets the next FPDU takes on the wire for a ULPDU of this length, markers included. */
@@ -114,6 +120,7 @@ public final class FpduEncoder {
             throw new IllegalArgumentException("ULPDU of " + u + " octets over the limit of " + maxUlpduLength());
         }
         int raw = encodedLength(u);
+        fpdus++;
         out.ensureWritable(raw);
         int start = out.writerIndex();
         int pad = Markers.pad(u);
@@ -173,6 +180,7 @@ public final class FpduEncoder {
             crc32.reset().update(out, start, 2 + hl);
         }
         openUlpdu = u;
+        fpdus++;
     }
 
     /** Adds payload octets of the open FPDU to its CRC (the buffer's position moves to its limit). */

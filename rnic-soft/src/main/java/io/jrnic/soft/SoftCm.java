@@ -81,7 +81,7 @@ final class SoftCm implements CmSpi {
     @Override
     public ConnectionSpi connect(InetSocketAddress remote, QpSpi qp, ConnectOptions options, ConnectionUpcalls up) {
         SoftConnection c = device.transport().connect(remote, config(options, true), ((SoftQp) qp).engine(),
-                events(up));
+                events(up), options.capture());
         connections.add(c);
         return connectionSpi(c);
     }
@@ -136,6 +136,7 @@ final class SoftCm implements CmSpi {
             @Override
             public void failed(CmFailure failure, MpaFailure mpa, boolean channelReturned, String detail) {
                 String reason = mpa != null ? mpa.reason().name() : failure == CmFailure.TIMEOUT ? "TIMEOUT" : "LOCAL";
+                device.counters().setupFailed(reason);
                 int llp = mpa != null && mpa.llpError() != null ? mpa.llpError().errorCode() : -1;
                 up.failed(CmEventType.valueOf(failure.name()), new MpaSetupException(reason, llp, channelReturned,
                         detail));
@@ -180,7 +181,18 @@ final class SoftCm implements CmSpi {
             }
 
             @Override
+            public void failed(CmFailure failure, MpaFailure mpa, boolean channelReturned, String detail) {
+                report(failure, mpa == null ? failure.name() : mpa.reason().name(), detail);
+            }
+
+            @Override
             public void failed(CmFailure failure, String detail) {
+                report(failure, failure.name(), detail);
+            }
+
+            /** Counts the set-up failure by reason (the MPA negotiator's when there is one) and reports it. */
+            private void report(CmFailure failure, String reason, String detail) {
+                device.counters().setupFailed(reason);
                 Throwable cause = failure == CmFailure.TIMEOUT ? new TimeoutException(detail)
                         : failure == CmFailure.UNREACHABLE ? new ConnectException(detail) : new IOException(detail);
                 up.failed(CmEventType.valueOf(failure.name()), cause);

@@ -4,6 +4,7 @@ import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.net.SoftTransport;
 import io.jrnic.verbs.DeviceAttributes;
 import io.jrnic.verbs.DeviceCapability;
+import io.jrnic.verbs.Stats;
 import io.jrnic.verbs.spi.CmSpi;
 import io.jrnic.verbs.spi.DeviceSpi;
 import io.jrnic.verbs.spi.DeviceUpcalls;
@@ -16,6 +17,7 @@ final class SoftDevice implements DeviceSpi {
     private final MemoryTable table;
     private final SoftTransport transport;
     private final AtomicLong pdIds = new AtomicLong();
+    private final DeviceStats counters = new DeviceStats();
 
     SoftDevice(String name, int threads, boolean epoll, DeviceUpcalls upcalls) {
         this.transport = new SoftTransport(threads, epoll);
@@ -40,6 +42,15 @@ final class SoftDevice implements DeviceSpi {
 
     MemoryTable table() {
         return table;
+    }
+
+    DeviceStats counters() {
+        return counters;
+    }
+
+    @Override
+    public Stats stats() {
+        return counters.snapshot();
     }
 
     SoftTransport transport() {

@@ -1,7 +1,9 @@
 package io.jrnic.soft;
 
 import io.jrnic.rdmap.Terminate;
+import io.jrnic.soft.engine.Counter;
 import io.jrnic.soft.engine.LocalOperationException;
+import io.jrnic.soft.engine.QpCounters;
 import io.jrnic.soft.engine.QpEngine;
 import io.jrnic.soft.engine.QpListener;
 import io.jrnic.soft.engine.RecvInfo;
@@ -11,6 +13,9 @@ import io.jrnic.soft.engine.SqEntry;
 import io.jrnic.soft.engine.Status;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
+import io.jrnic.soft.net.TcpFigures;
+import java.util.List;
+import java.util.Map;
 import io.jrnic.verbs.Completion;
 import io.jrnic.verbs.CompletionOpcode;
 import io.jrnic.verbs.IllegalQpTransitionException;
@@ -19,6 +24,7 @@ import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.QpTrigger;
 import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
+import io.jrnic.verbs.Stats;
 import io.jrnic.verbs.TerminateInfo;
 import io.jrnic.verbs.WorkRequest;
 import io.jrnic.verbs.spi.QpSpec;
@@ -59,6 +65,12 @@ final class SoftQp implements QpSpi, QpListener {
         for (int i = 0; i < rqRing.length; i++) {
             rqRing[i] = new RqEntry(null);
         }
+        pd.device.counters().add(engine.counters());
+    }
+
+    @Override
+    public Stats stats() {
+        return DeviceStats.snapshot(List.of(engine.counters()), TcpFigures.of(engine.channel()), Map.of());
     }
 
     QpEngine engine() {
@@ -190,12 +202,16 @@ final class SoftQp implements QpSpi, QpListener {
         if (engine.state() != QpEngine.State.IDLE && engine.state() != QpEngine.State.ERROR) {
             engine.abort();
         }
+        pd.device.counters().retire(engine.counters());
     }
 
     // ---------------------------------------------------------------- engine reports
 
     @Override
     public void transition(io.jrnic.soft.engine.Trigger trigger, Terminate t, boolean received) {
+        if (t != null && received) {
+            engine.counters().terminate(t.layer(), t.errorType(), t.errorCode(), true);
+        }
         try {
             up.transition(EngineEnums.trigger(trigger), info(t, received));
         } catch (IllegalQpTransitionException e) {
@@ -207,11 +223,15 @@ final class SoftQp implements QpSpi, QpListener {
     public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
         Completion c = completion.clear().status(EngineEnums.status(status)).byteLength(byteLength);
         c.terminate(info(t, received));
+        count(e.opcode, status);
         return up.sendDone((SendWr) e.token, c);
     }
 
     @Override
     public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
+        if (status == Status.WR_FLUSH_ERROR) {
+            engine.counters().inc(Counter.FLUSHED_WRS);
+        }
         Completion c = completion.clear().status(EngineEnums.status(status))
                 .byteLength(info.byteLength)
                 .opcode(info.immediate ? CompletionOpcode.RECV_IMMEDIATE : CompletionOpcode.RECV)
@@ -224,6 +244,24 @@ final class SoftQp implements QpSpi, QpListener {
         }
         c.terminate(info(info.terminate, info.terminateReceived));
         return up.recvDone((RecvWr) e.token, c);
+    }
+
+    /** Messages sent by opcode (counted as their WR retires successfully) and flushed WRs. */
+    private void count(SqOpcode op, Status status) {
+        QpCounters c = engine.counters();
+        if (status == Status.WR_FLUSH_ERROR) {
+            c.inc(Counter.FLUSHED_WRS);
+        } else if (status == Status.SUCCESS) {
+            switch (op) {
+                case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA ->
+                        c.inc(Counter.TX_SEND);
+                case RDMA_WRITE, RDMA_WRITE_WITH_IMMEDIATE -> c.inc(Counter.TX_WRITE);
+                case RDMA_READ -> c.inc(Counter.TX_READ);
+                case ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> c.inc(Counter.TX_ATOMIC);
+                default -> {
+                }
+            }
+        }
     }
 
     private static TerminateInfo info(Terminate t, boolean received) {

@@ -168,6 +168,7 @@ public final class CompletionQueue extends Resource {
             }
         }
         if (overflowNow) {
+            Observe.cqOverflow(capacity);
             device.raise(AsyncEventType.CQ_OVERFLOW, this, context, null);
         }
         if (notify) {

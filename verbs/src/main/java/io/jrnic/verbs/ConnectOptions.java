@@ -48,6 +48,8 @@ public final class ConnectOptions {
     private final Duration mpaReplyTimeout;
     private final Duration mpaRequestTimeout;
     private final Duration firstFpduDelay;
+    /** Capture file of the connection (set only by {@link #capture(Path)} on a fresh copy), or null. */
+    private java.nio.file.Path capture;
 
     private ConnectOptions(int mpaRevision, boolean crc, boolean markers, int ird, int ord, boolean peerToPeer,
                            Set<RtrType> rtrTypes, byte[] privateData, int privateDataCap, int mulpdu,
@@ -103,7 +105,28 @@ public final class ConnectOptions {
 
     private ConnectOptions with(int rev, boolean c, boolean m, int i, int o, boolean p2p, Set<RtrType> rtr, byte[] pd,
                                 int cap, int mul, Duration ct, Duration rep, Duration req, Duration delay) {
-        return new ConnectOptions(rev, c, m, i, o, p2p, rtr, pd, cap, mul, ct, rep, req, delay);
+        ConnectOptions n = new ConnectOptions(rev, c, m, i, o, p2p, rtr, pd, cap, mul, ct, rep, req, delay);
+        n.capture = capture;
+        return n;
+    }
+
+    /**
+     * Writes a pcap of this connection as it looked on the wire (the MPA set-up frames and every FPDU
+     * in both directions, with synthesized TCP/IP headers; Netty's PcapWriteHandler at the head of the
+     * pipeline) to {@code file}, replaced if it exists; closed with the stream. Applies to connections
+     * this side initiates ({@code connect}); null turns it off. Readable by {@code jrnic decode},
+     * Wireshark and tshark.
+     */
+    public ConnectOptions capture(java.nio.file.Path file) {
+        ConnectOptions n = with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap,
+                mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        n.capture = file;
+        return n;
+    }
+
+    /** The capture file, or null. */
+    public java.nio.file.Path capture() {
+        return capture;
     }
 
     public ConnectOptions mpaRevision(int v) {

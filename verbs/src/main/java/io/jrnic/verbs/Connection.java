@@ -175,6 +175,7 @@ public final class Connection implements AutoCloseable {
             public void established(ConnectionParams negotiated) {
                 advance(State.CONNECTING, State.ESTABLISHED);
                 params = negotiated;
+                Observe.established(Connection.this, negotiated);
                 cm.emit(new CmEvent(CmEventType.ESTABLISHED, Connection.this, qp.context(), negotiated.privateData(), null));
                 cm.dispatcher().dispatch(() -> established.complete(Connection.this));
             }
@@ -194,6 +195,7 @@ public final class Connection implements AutoCloseable {
 
             private void fail(CmEventType type, byte[] pd, Throwable cause) {
                 advance(State.CONNECTING, State.FAILED);
+                Observe.failed(Connection.this, type, cause);
                 qp.unbind(Connection.this);
                 cm.untrack(Connection.this);
                 cm.emit(new CmEvent(type, Connection.this, qp.context(), pd, cause));
@@ -207,6 +209,7 @@ public final class Connection implements AutoCloseable {
             @Override
             public void disconnected() {
                 advance(State.ESTABLISHED, State.DISCONNECTED);
+                Observe.disconnected(Connection.this);
                 qp.unbind(Connection.this);
                 cm.untrack(Connection.this);
                 cm.emit(new CmEvent(CmEventType.DISCONNECTED, Connection.this, qp.context(), null, null));

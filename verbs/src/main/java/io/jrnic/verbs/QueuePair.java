@@ -31,6 +31,8 @@ public final class QueuePair extends Resource {
     private volatile QpState state = QpState.IDLE;
     private volatile Connection connection;
     private AsyncQueuePair async;
+    private final int number;
+    private final javax.management.ObjectName mbean;
 
     private QueuePair(ProtectionDomain pd, QpInit init, QpSpiFactory factory) {
         super(pd, "QueuePair");
@@ -40,6 +42,18 @@ public final class QueuePair extends Resource {
         this.sq = new ArrayDeque<>(init.maxSendWr);
         this.rq = new ArrayDeque<>(Math.max(1, init.maxRecvWr));
         this.spi = factory.create(this);
+        this.number = device.qpNumbers.incrementAndGet();
+        this.mbean = io.jrnic.verbs.observe.Jmx.registerQp(device.objectName(), number, this::stats);
+    }
+
+    /** This QP's number within its device (JMX name {@code qp=<n>}, JFR events, log lines). */
+    public int number() {
+        return number;
+    }
+
+    /** A snapshot of this QP's counters. */
+    public Stats stats() {
+        return spi.stats();
     }
 
     private interface QpSpiFactory {
@@ -485,6 +499,7 @@ public final class QueuePair extends Resource {
                 state = to;
             }
         }
+        Observe.transition(this, from, to, t, null);
         if (from != to) {
             if (to == QpState.ERROR && init.srq != null) {
                 device.raise(AsyncEventType.QP_LAST_WQE_REACHED, this, init.context, null);
@@ -610,6 +625,7 @@ public final class QueuePair extends Resource {
 
     @Override
     void release() {
+        io.jrnic.verbs.observe.Jmx.unregister(mbean);
         try {
             QpState s = state;
             if (s != QpState.IDLE && s != QpState.ERROR) {
@@ -638,7 +654,7 @@ public final class QueuePair extends Resource {
 
     @Override
     public String toString() {
-        return "QueuePair[" + state + " context=" + init.context + "]";
+        return "QueuePair[" + number + " " + state + " context=" + init.context + "]";
     }
 
     /** The provider-facing side of this QP. */
@@ -692,6 +708,7 @@ public final class QueuePair extends Resource {
                 case CLOSE_COMPLETED -> AsyncEventType.QP_LLP_CLOSED;
                 default -> null;
             };
+            Observe.transition(QueuePair.this, from, to, trigger, terminate);
             if (ev != null && !isClosedFlag()) {
                 device.raise(ev, QueuePair.this, init.context, terminate);
             }

@@ -24,6 +24,9 @@ public final class RdmaDevice extends Resource {
     final AtomicInteger mrs = new AtomicInteger();
     final AtomicInteger mws = new AtomicInteger();
     final AtomicInteger srqs = new AtomicInteger();
+    /** QP numbers of this device (for JMX names and JFR events). */
+    final AtomicInteger qpNumbers = new AtomicInteger();
+    private final javax.management.ObjectName mbean;
 
     RdmaDevice(RdmaProvider provider, String name) throws IOException {
         super(null, "RdmaDevice");
@@ -32,6 +35,17 @@ public final class RdmaDevice extends Resource {
         this.dispatcher = new EventDispatcher(provider.name() + "-" + name);
         this.spi = provider.open(name, type -> raise(type, this, null, null));
         this.attributes = spi.attributes();
+        this.mbean = io.jrnic.verbs.observe.Jmx.registerDevice(name, this::stats);
+    }
+
+    /** A snapshot of the device's counters (all its QPs, live and closed, plus device-level ones). */
+    public Stats stats() {
+        return spi.stats();
+    }
+
+    /** The JMX name this device is registered under, or null (JMX disabled). */
+    public javax.management.ObjectName objectName() {
+        return mbean;
     }
 
     public String name() {
@@ -122,6 +136,7 @@ public final class RdmaDevice extends Resource {
 
     @Override
     void release() {
+        io.jrnic.verbs.observe.Jmx.unregister(mbean);
         try {
             spi.close();
         } finally {

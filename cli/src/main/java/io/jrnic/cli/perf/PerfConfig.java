@@ -11,7 +11,8 @@ import java.util.Set;
  * at 64 B, latency at 64 B; CRC on, no markers, MPA rev 2, automatic MULPDU; 60 s cap per loop.
  */
 public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
-                         boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
+                         boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline,
+                         CaptureFiles capture) {
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
     public static final int DEFAULT_SMALL_SIZE = 64;
     public static final long DEFAULT_BW_ITERS = 4000;
@@ -60,37 +61,49 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         }
     }
 
+    /** Without captures. */
+    public PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window, boolean crc,
+                      boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
+        this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null);
+    }
+
+    /** Captures every client connection (see {@link CaptureFiles}); null: none. */
+    public PerfConfig withCapture(CaptureFiles v) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
+                tcpBaseline, v);
+    }
+
     public static PerfConfig defaults() {
         return new PerfConfig(EnumSet.allOf(Op.class), EnumSet.allOf(Kind.class), List.of(), 0, 64,
                 true, false, 0, 2, 60, true);
     }
 
     public PerfConfig withOps(Set<Op> v) {
-        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
     }
 
     public PerfConfig withKinds(Set<Kind> v) {
-        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
     }
 
     public PerfConfig withSizes(List<Integer> v) {
-        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
     }
 
     public PerfConfig withIterations(long v) {
-        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline);
+        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
     }
 
     public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture);
     }
 
     public PerfConfig withMaxSeconds(long v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture);
     }
 
     public PerfConfig withTcpBaseline(boolean v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture);
     }
 
     /** The rows to run, in table order: bandwidth rows (per op, per size) then latency rows. */
@@ -141,5 +154,10 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     public ConnectOptions connectOptions() {
         return ConnectOptions.defaults().mpaRevision(mpaRevision).crc(crc).markers(markers).mulpdu(mulpdu)
                 .ird(READ_DEPTH).ord(READ_DEPTH);
+    }
+
+    /** {@link #connectOptions()} for the next client connection, with its capture file when capturing. */
+    public ConnectOptions clientConnectOptions() {
+        return capture == null ? connectOptions() : connectOptions().capture(capture.next());
     }
 }

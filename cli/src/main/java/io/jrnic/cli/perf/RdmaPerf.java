@@ -163,7 +163,7 @@ public final class RdmaPerf implements AutoCloseable {
         }
 
         void connect() throws InterruptedException, ExecutionException, TimeoutException {
-            conn = cm.connect(rdma, qp, config.connectOptions().privateData(landing.advertise()))
+            conn = cm.connect(rdma, qp, config.clientConnectOptions().privateData(landing.advertise()))
                     .get(20, TimeUnit.SECONDS);
             byte[] p = conn.peerPrivateData();
             if (p.length < RemoteBuffer.WIRE_SIZE) {

@@ -21,10 +21,13 @@ public final class ToolOptions {
     @Option(names = "--no-p2p", description = "tools whose responder sends first: do not offer MPA peer-to-peer (RTR)")
     boolean noP2p;
 
-    /** MPA rev 2, no markers, CRC as asked, IRD/ORD {@code irdOrd}. */
+    @Option(names = "--capture", paramLabel = "FILE", description = "client: write a pcap of the connection to FILE")
+    java.nio.file.Path capture;
+
+    /** MPA rev 2, no markers, CRC as asked, IRD/ORD {@code irdOrd}; the client's connection captured when asked. */
     ConnectOptions connectOptions(int irdOrd) {
         return ConnectOptions.defaults().crc(crc).ird(irdOrd).ord(irdOrd)
-                .firstFpduDelay(Duration.ofMillis(firstFpduDelayMs));
+                .firstFpduDelay(Duration.ofMillis(firstFpduDelayMs)).capture(capture);
     }
 
     /**

@@ -38,6 +38,8 @@ public final class QpEngine {
     final MemoryTable table;
     final long pdId;
     final QpListener listener;
+    /** This QP's counters (single writer: the event loop); read by stats snapshots from any thread. */
+    final QpCounters counters = new QpCounters();
     final int sqDepth;
     final int rqDepth;
 
@@ -53,7 +55,7 @@ public final class QpEngine {
     // event loop state
     volatile State state = State.IDLE;
     private volatile EventLoop loop;
-    Channel channel;
+    volatile Channel channel;
     StreamParams params;
     Transmitter tx;
     Receiver rx;
@@ -108,6 +110,15 @@ public final class QpEngine {
 
     public State state() {
         return state;
+    }
+
+    public QpCounters counters() {
+        return counters;
+    }
+
+    /** The stream the QP is (or was last) bound to, or null. */
+    public Channel channel() {
+        return channel;
     }
 
     public long pdId() {

@@ -60,6 +60,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     }
 
     void feed(ByteBuf in) {
+        qp.counters.add(Counter.RX_BYTES, in.readableBytes());
         qp.drainRecvs();
         decoder.feed(in);
     }
@@ -87,6 +88,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
+            qp.tx.writable();
             qp.tx.pump();
         }
         ctx.fireChannelWritabilityChanged();
@@ -107,6 +109,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     @Override
     public void onError(LlpError error, long streamOffset, String detail) {
         // RFC 5044 section 8: CRC or marker error; nothing of the FPDU is trusted, so no header attached
+        qp.counters.inc(error == LlpError.CRC_ERROR ? Counter.CRC_ERRORS : Counter.MARKER_ERRORS);
         qp.terminate(Terminate.of(error), null, null);
     }
 
@@ -124,6 +127,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         }
         qp.firstFpduReceived();
         RdmapOpcode op = validator.opcode();
+        qp.counters.received(op, ulpdu.getByte(at));
         switch (op) {
             case RDMA_WRITE -> write(ulpdu, at, len);
             case RDMA_READ_RESPONSE -> readResponse(ulpdu, at, len);
@@ -313,6 +317,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         expectedRequestMsn++;
         qp.inboundReads.add(ReadJob.read(access.region(), access.regionOffset(), size,
                 ReadRequestHeader.sinkStag(buf, h), ReadRequestHeader.sinkTaggedOffset(buf, h)));
+        qp.counters.max(Counter.IRD_HIGH_WATER, qp.inboundReads.size());
     }
 
     /** Atomic Request (RFC 7306 section 8.1.1): 8 aligned bytes of a REMOTE_ATOMIC region, done at arrival. */
@@ -347,6 +352,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
             r.memory().setLong(index, updated);
         }
         qp.inboundReads.add(ReadJob.atomicResponse(AtomicRequestHeader.requestId(buf, h), original));
+        qp.counters.max(Counter.IRD_HIGH_WATER, qp.inboundReads.size());
     }
 
     /** Atomic Response (RFC 7306 section 8.1.2): the original value lands in the requester's 8-byte SGE. */

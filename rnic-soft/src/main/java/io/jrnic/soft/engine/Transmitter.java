@@ -84,6 +84,10 @@ final class Transmitter {
     private long sendMsn;
     private long requestMsn;
     private long atomicResponseMsn;
+    private long publishedFpdus;
+    private long publishedBytes;
+    /** System.nanoTime() when the channel stopped taking data with work pending, else 0. */
+    private long stallStart;
 
     Transmitter(QpEngine qp, Channel ch, StreamParams p) {
         this.qp = qp;
@@ -111,11 +115,15 @@ final class Transmitter {
                 writeBatch();
             }
         }
+        if (!ch.isWritable() && stallStart == 0 && qp.txOpen()) {
+            stallStart = System.nanoTime();
+        }
         flushNow();
         qp.retireSends();
     }
 
     void flushNow() {
+        publishCounters();
         writeBatch();
         if (lastFinishedOnWire != null) {
             // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
@@ -127,6 +135,33 @@ final class Transmitter {
         if (unflushed) {
             unflushed = false;
             ch.flush();
+        }
+    }
+
+    /** Publishes the FPDUs and stream octets encoded since the last flush (once per flush, not per FPDU). */
+    private void publishCounters() {
+        long f = encoder.fpdus();
+        long b = encoder.streamPosition();
+        if (f != publishedFpdus) {
+            qp.counters.add(Counter.TX_FPDUS, f - publishedFpdus);
+            qp.counters.add(Counter.TX_BYTES, b - publishedBytes);
+            publishedFpdus = f;
+            publishedBytes = b;
+        }
+    }
+
+    /** Called when the channel turned writable: ends a backpressure stall begun by {@link #pump()}. */
+    void writable() {
+        if (stallStart != 0) {
+            long waited = System.nanoTime() - stallStart;
+            stallStart = 0;
+            qp.counters.inc(Counter.BACKPRESSURE_STALLS);
+            qp.counters.add(Counter.BACKPRESSURE_NANOS, waited);
+            io.jrnic.verbs.observe.JfrEvents.BackpressureStall e = new io.jrnic.verbs.observe.JfrEvents.BackpressureStall();
+            if (e.shouldCommit()) {
+                e.waitedNanos = waited;
+                e.commit();
+            }
         }
     }
 
@@ -211,6 +246,7 @@ final class Transmitter {
                 case RDMA_READ, ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
                     e.msn = ++requestMsn;
                     qp.outstandingReads.add(e);
+                    qp.counters.max(Counter.ORD_HIGH_WATER, qp.outstandingReads.size());
                 }
                 case REG_MR, LOCAL_INVALIDATE, BIND_MW -> {
                     runLocal(e);
@@ -396,6 +432,7 @@ final class Transmitter {
 
     /** Encodes and writes a Terminate at once, ahead of nothing else (RFC 5040 section 4.8: QN 2, MSN 1). */
     void sendTerminate(Terminate t) {
+        qp.counters.terminate(t.layer(), t.errorType(), t.errorCode(), false);
         ulpdu.clear();
         t.encode(ulpdu, Terminate.DEFAULT_MSN);
         encoder.encode(ulpdu, out());

@@ -69,6 +69,12 @@ public final class SoftTransport implements AutoCloseable {
      * {@code events} gets exactly one of established/rejected/failed.
      */
     public SoftConnection connect(InetSocketAddress remote, MpaConfig config, QpEngine qp, ConnectionEvents events) {
+        return connect(remote, config, qp, events, null);
+    }
+
+    /** As {@link #connect(InetSocketAddress, MpaConfig, QpEngine, ConnectionEvents)}, writing a pcap to {@code capture} (may be null). */
+    public SoftConnection connect(InetSocketAddress remote, MpaConfig config, QpEngine qp, ConnectionEvents events,
+                                  java.nio.file.Path capture) {
         SoftConnection conn = new SoftConnection(qp, events);
         Bootstrap b = new Bootstrap().group(group).channel(channelClass)
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -76,7 +82,10 @@ public final class SoftTransport implements AutoCloseable {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeoutMillis()))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
-                    protected void initChannel(SocketChannel ch) {
+                    protected void initChannel(SocketChannel ch) throws java.io.IOException {
+                        if (capture != null) {
+                            ch.pipeline().addFirst(Capture.NAME, Capture.handler(capture));
+                        }
                         ch.pipeline().addLast(MpaHandshakeHandler.NAME, conn.initiatorHandler(config));
                     }
                 });

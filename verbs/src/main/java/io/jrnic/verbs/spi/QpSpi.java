@@ -3,6 +3,7 @@ package io.jrnic.verbs.spi;
 import io.jrnic.verbs.QpTrigger;
 import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
+import io.jrnic.verbs.Stats;
 
 /** A provider's queue pair. */
 public interface QpSpi {
@@ -24,4 +25,9 @@ public interface QpSpi {
 
     /** Destroy; the QP is already in ERROR (API applied MODIFY_TO_ERROR) or IDLE. */
     void close();
+
+    /** A snapshot of the QP's counters (any thread; must not block the data path). */
+    default Stats stats() {
+        return Stats.EMPTY;
+    }
 }

@@ -1,0 +1,39 @@
+package io.jrnic.soft.engine;
+
+/** The soft RNIC's per-QP counters; {@link #key()} is the name in {@code io.jrnic.verbs.Stats}. */
+public enum Counter {
+    TX_BYTES("txBytes"),
+    TX_FPDUS("txFpdus"),
+    RX_BYTES("rxBytes"),
+    RX_FPDUS("rxFpdus"),
+    TX_SEND("txMessages.SEND"),
+    TX_WRITE("txMessages.RDMA_WRITE"),
+    TX_READ("txMessages.RDMA_READ"),
+    TX_ATOMIC("txMessages.ATOMIC"),
+    RX_SEND("rxMessages.SEND"),
+    RX_WRITE("rxMessages.RDMA_WRITE"),
+    RX_READ_REQUEST("rxMessages.RDMA_READ_REQUEST"),
+    RX_READ_RESPONSE("rxMessages.RDMA_READ_RESPONSE"),
+    RX_ATOMIC("rxMessages.ATOMIC"),
+    RX_TERMINATE("rxMessages.TERMINATE"),
+    CRC_ERRORS("crcErrors"),
+    MARKER_ERRORS("markerErrors"),
+    TERMINATES_SENT("terminatesSent"),
+    TERMINATES_RECEIVED("terminatesReceived"),
+    FLUSHED_WRS("flushedWrs"),
+    RQ_EMPTY("rqEmpty"),
+    BACKPRESSURE_STALLS("backpressureStalls"),
+    BACKPRESSURE_NANOS("backpressureNanos"),
+    IRD_HIGH_WATER("inboundReadQueueHighWater"),
+    ORD_HIGH_WATER("outboundReadQueueHighWater");
+
+    private final String key;
+
+    Counter(String key) {
+        this.key = key;
+    }
+
+    public String key() {
+        return key;
+    }
+}
