@@ -10,6 +10,7 @@ import io.jrnic.soft.engine.RecvInfo;
 import io.jrnic.soft.engine.RqEntry;
 import io.jrnic.soft.engine.Sgl;
 import io.jrnic.soft.engine.SqEntry;
+import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
