@@ -31,7 +31,7 @@ final class SoftPd implements PdSpi {
         long base = spec.zeroBased() ? 0
                 : spec.base() == MrSpec.PROVIDER_CHOOSES_BASE ? PROVIDER_BASE + ((long) r.index() << 32) : spec.base();
         try {
-            r.map(spec.memory().view(), 0, spec.memory().length(), base, spec.access(), spec.key(), null);
+            r.map(spec.memory().view(), 0, spec.memory().length(), base, spec.access(), r.stag() & 0xFF, null);
         } catch (IllegalArgumentException e) {
             r.close();
             throw e;

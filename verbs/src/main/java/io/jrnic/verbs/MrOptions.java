@@ -2,7 +2,8 @@ package io.jrnic.verbs;
 
 /**
  * Immutable registration options: access rights, tagged-offset model and STag key.
- * Default: no rights, zero-based (TO 0 = first byte), key 0.
+ * Default: no rights, zero-based (TO 0 = first byte), an STag key the provider draws at random
+ * ({@link #PROVIDER_KEY}; RFC 5042 section 5.1: STags a peer cannot predict).
  */
 public final class MrOptions {
     private final int access;
@@ -10,18 +11,21 @@ public final class MrOptions {
     private final long base;
     private final int key;
 
+    /** The provider picks the STag key: unpredictable (the soft provider draws it from a CSPRNG). The default. */
+    public static final int PROVIDER_KEY = io.jrnic.verbs.spi.MrSpec.PROVIDER_KEY;
+
     private MrOptions(int access, boolean zeroBased, long base, int key) {
         this.access = Access.validateRegion(access);
         this.zeroBased = zeroBased;
         this.base = base;
-        if (key < 0 || key > 0xFF) {
+        if ((key < 0 || key > 0xFF) && key != PROVIDER_KEY) {
             throw new IllegalArgumentException("STag key is 8 bits: " + key);
         }
         this.key = key;
     }
 
     public static MrOptions of(Access... access) {
-        return new MrOptions(Access.mask(access), true, 0, 0);
+        return new MrOptions(Access.mask(access), true, 0, PROVIDER_KEY);
     }
 
     public MrOptions access(Access... a) {
@@ -46,8 +50,15 @@ public final class MrOptions {
         return new MrOptions(access, false, base, key);
     }
 
-    /** The consumer's 8-bit STag key. */
+    /**
+     * The consumer's 8-bit STag key instead of a random one (the index stays the provider's).
+     *
+     * @throws IllegalArgumentException outside 0..255
+     */
     public MrOptions key(int key) {
+        if (key < 0 || key > 0xFF) {
+            throw new IllegalArgumentException("STag key is 8 bits: " + key);
+        }
         return new MrOptions(access, zeroBased, base, key);
     }
 
@@ -63,6 +74,7 @@ public final class MrOptions {
         return base;
     }
 
+    /** The consumer's key, or {@link #PROVIDER_KEY}. */
     public int key() {
         return key;
     }

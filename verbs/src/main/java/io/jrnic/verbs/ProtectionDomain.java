@@ -82,7 +82,7 @@ public final class ProtectionDomain extends Resource {
         }
         RdmaDevice.reserve(device.mrs, device.attributes().maxMr(), "memory regions");
         try {
-            return new MemoryRegion(this, spi.allocateFastRegMr(maxLength, 0), null, maxLength);
+            return new MemoryRegion(this, spi.allocateFastRegMr(maxLength, MrSpec.PROVIDER_KEY), null, maxLength);
         } catch (RuntimeException e) {
             device.mrs.decrementAndGet();
             throw e;
@@ -99,7 +99,7 @@ public final class ProtectionDomain extends Resource {
         }
         RdmaDevice.reserve(device.mws, device.attributes().maxMw(), "memory windows");
         try {
-            return new MemoryWindow(this, type, spi.allocateMw(type, 0));
+            return new MemoryWindow(this, type, spi.allocateMw(type, MrSpec.PROVIDER_KEY));
         } catch (RuntimeException e) {
             device.mws.decrementAndGet();
             throw e;

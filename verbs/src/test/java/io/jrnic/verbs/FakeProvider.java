@@ -109,17 +109,22 @@ public final class FakeProvider implements RdmaProvider {
             this.dev = dev;
         }
 
+        /** The fake draws no random keys: the provider's choice is key 0. */
+        private static int key(int key) {
+            return key == MrSpec.PROVIDER_KEY ? 0 : key;
+        }
+
         @Override
         public MrSpi register(MrSpec spec) {
             long base = spec.zeroBased() ? 0 : spec.base() == MrSpec.PROVIDER_CHOOSES_BASE ? 0x1000_0000L * dev.nextIndex : spec.base();
-            FakeMr mr = new FakeMr(dev, this, dev.nextIndex++, spec.key(), spec.memory(), spec.access(), base, true);
+            FakeMr mr = new FakeMr(dev, this, dev.nextIndex++, key(spec.key()), spec.memory(), spec.access(), base, true);
             dev.tpt.put(STag.index(mr.stag()), mr);
             return mr;
         }
 
         @Override
         public MrSpi allocateFastRegMr(int maxLength, int key) {
-            FakeMr mr = new FakeMr(dev, this, dev.nextIndex++, key, null, 0, 0, false);
+            FakeMr mr = new FakeMr(dev, this, dev.nextIndex++, key(key), null, 0, 0, false);
             dev.tpt.put(STag.index(mr.stag()), mr);
             return mr;
         }
@@ -128,7 +133,7 @@ public final class FakeProvider implements RdmaProvider {
         public MwSpi allocateMw(MemoryWindow.Type type, int key) {
             int idx = dev.nextIndex++;
             return new MwSpi() {
-                int stag = STag.compose(idx, key);
+                int stag = STag.compose(idx, key(key));
                 boolean bound;
 
                 @Override

@@ -85,10 +85,13 @@ class OptionsTest {
     }
 
     @Test
-    void mrOptionsDefaultZeroBasedKeyZero() {
+    void mrOptionsDefaultZeroBasedWithTheProvidersKey() {
         MrOptions m = MrOptions.of(Access.LOCAL_WRITE);
         assertTrue(m.isZeroBased());
-        assertEquals(0, m.key());
+        assertEquals(MrOptions.PROVIDER_KEY, m.key());
+        assertEquals(0xAB, m.key(0xAB).key());
+        assertThrows(IllegalArgumentException.class, () -> m.key(MrOptions.PROVIDER_KEY), "the sentinel is not a key");
+        assertThrows(IllegalArgumentException.class, () -> m.key(0x100));
         assertEquals(1, m.accessMask());
         assertFalse(m.baseAddress(0x1000).isZeroBased());
         assertEquals(0x1000, m.baseAddress(0x1000).base());

@@ -15,6 +15,8 @@ public final class SoftRegion implements TaggedRegion {
 
     private final MemoryTable table;
     private final int index;
+    /** Where the memory table keeps it (its index is a secret permutation of this). */
+    private final int slot;
     private final Kind kind;
     private final long pdId;
     private volatile int stag;
@@ -29,9 +31,10 @@ public final class SoftRegion implements TaggedRegion {
     /** The provider object wrapping this entry (e.g. the verbs MrSpi), or null. */
     public volatile Object attachment;
 
-    SoftRegion(MemoryTable table, int index, Kind kind, long pdId, int stag) {
+    SoftRegion(MemoryTable table, int slot, int index, Kind kind, long pdId, int stag) {
         this.table = table;
         this.index = index;
+        this.slot = slot;
         this.kind = kind;
         this.pdId = pdId;
         this.stag = stag;
@@ -39,7 +42,7 @@ public final class SoftRegion implements TaggedRegion {
 
     /** A region outside every table (inline payload copies), valid, never looked up by STag. */
     public static SoftRegion scratch(ByteBuf memory) {
-        SoftRegion r = new SoftRegion(null, 0, Kind.REGION, -1, 0);
+        SoftRegion r = new SoftRegion(null, 0, 0, Kind.REGION, -1, 0);
         r.map(memory, 0, memory.capacity(), 0, AccessFlags.LOCAL_WRITE, 0, null);
         return r;
     }
@@ -81,6 +84,10 @@ public final class SoftRegion implements TaggedRegion {
 
     public int index() {
         return index;
+    }
+
+    int slot() {
+        return slot;
     }
 
     public Kind kind() {
