@@ -164,14 +164,15 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
             }
             return;
         }
+        int n = in.readableBytes();
         try {
             if (finished) {
                 return;
             }
             if (cumulation == null) {
-                cumulation = ctx.alloc().heapBuffer(Math.max(256, in.readableBytes()));
+                cumulation = ctx.alloc().heapBuffer(Math.max(256, n));
             }
-            consumed += in.readableBytes();
+            consumed += n;
             cumulation.writeBytes(in);
         } finally {
             in.release();
