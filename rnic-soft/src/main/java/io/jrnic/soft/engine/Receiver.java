@@ -19,6 +19,7 @@ import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.RdmapOpcode;
 import io.jrnic.rdmap.RdmapValidator;
 import io.jrnic.rdmap.ReadRequestHeader;
+import io.jrnic.rdmap.RemoteInvalidate;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.rdmap.TerminateDecoder;
 import io.jrnic.rdmap.TerminateHeader;
@@ -268,17 +269,14 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         qp.retireRecvs();
     }
 
-    /** Send with Invalidate (RFC 5040 section 5.4): the named STag of this PD stops working before completion. */
+    /** Send with Invalidate ({@link RemoteInvalidate}): the named STag of this PD stops working before completion. */
     private IwarpError invalidate(int stag) {
         SoftRegion r = qp.table.lookup(stag);
-        if (r == null || !r.valid()) {
-            return RdmapError.INVALID_STAG;
+        IwarpError e = RemoteInvalidate.check(r, qp.pdId);
+        if (e == null) {
+            r.invalidate();
         }
-        if (!r.associatedWith(qp.pdId)) {
-            return RdmapError.STAG_NOT_ASSOCIATED;
-        }
-        r.invalidate();
-        return null;
+        return e;
     }
 
     /** Checks the QN 1 sequence (RFC 5041 section 5.3: MSN in order, MO 0, one segment) and IRD. */
