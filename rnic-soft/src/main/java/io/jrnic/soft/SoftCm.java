@@ -231,7 +231,7 @@ final class SoftCm implements CmSpi {
                 .maxPrivateData(o.privateDataCap()).strictTiming(!o.lenientTiming())
                 .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();
         return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
-                o.mpaRequestTimeout().toMillis());
+                o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()));
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.List;
  * {@code interop peer-violate} server, which RDMA WRITEs to the client's advertised buffer with a wrong
  * STag ({@link Kind#BAD_STAG}) or 32 bytes past its end ({@link Kind#OUT_OF_BOUNDS}). siw answers with a
  * Terminate (DDP tagged buffer error, RFC 5041 section 7.2: code 0x00 invalid STag / 0x01 base or
- * bounds violation; siw's bitfield layout, decoded by jrnic's engine with {@code -Djrnic.siwTerminates=true}),
+ * bounds violation; siw's bitfield layout, decoded by jrnic's engine with {@code --terminates SIW}),
  * then closes. Checked: jrnic reports exactly that triple, its QP is in ERROR and every posted work
  * request completed (no hang); the capture holds one Terminate from siw with that triple (decoded in
  * siw layout, tshark agreeing), every FPDU decodes with CRC OFF and no violation is reported. The
@@ -68,6 +68,7 @@ public final class JrnicViolationCase implements SiwCase {
     List<String> jrnicCommand(String bind) {
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("interop", "peer-violate", "-a", bind, "-p", String.valueOf(PORT), kind.flag));
+        cmd.addAll(JrnicLauncher.SIW_TERMINATES);
         return cmd;
     }
 

@@ -14,7 +14,7 @@ import java.util.List;
  * into its sink (siw completes the Read with a local protection error, rping prints
  * {@code cq completion failed status 4}) and sends a Terminate, observed on kernel 6.1 as DDP / tagged buffer
  * (1) / 0x01 base or bounds violation, M and D set, in siw's layout. PASS: exactly one Terminate, from siw,
- * after exactly one Read Request and one Read Response; jrnic (with {@code -Djrnic.siwTerminates=true})
+ * after exactly one Read Request and one Read Response; jrnic (with {@code --terminates SIW})
  * reports the Terminate's triple as decoded from the capture, its QP is in ERROR, its Send completed and its
  * outstanding receive was flushed (WR_FLUSH_ERROR), no hang; CRC off, no violation, tshark agrees.
  */
@@ -58,6 +58,7 @@ public final class SiwLocalErrorTerminateCase implements SiwCase {
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("interop", "peer-oversize-read", "-a", siwHost, "-p", String.valueOf(PORT), "--size",
                 String.valueOf(ADVERTISED), "--max-seconds", "20"));
+        cmd.addAll(JrnicLauncher.SIW_TERMINATES);
         return cmd;
     }
 

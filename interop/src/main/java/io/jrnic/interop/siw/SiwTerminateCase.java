@@ -49,6 +49,7 @@ public final class SiwTerminateCase implements SiwCase {
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("interop", "peer-violate", "--idle", "--max-seconds", "30", "-a", bind, "-p",
                 String.valueOf(PORT)));
+        cmd.addAll(JrnicLauncher.SIW_TERMINATES);
         return cmd;
     }
 
