@@ -2,6 +2,7 @@ package io.jrnic.interop.siw;
 
 import io.jrnic.interop.decode.CrcStatus;
 import io.jrnic.interop.decode.FpduRecord;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,6 @@ public final class JrnicViolationCase implements SiwCase {
     }
 
     private static final int PORT = 7176;
-    private static final int TERMINATE = 0x7;
     private final String name;
     private final Kind kind;
     private final List<String> jrnic;
@@ -111,7 +111,7 @@ public final class JrnicViolationCase implements SiwCase {
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
-        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == TERMINATE)
+        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.TERMINATE))
                 .toList();
         String want = String.format("Terminate DDP etype 1 code 0x%02x", kind.ddpCode);
         GuestBootCase.expect(failures, terms.size() == 1 && terms.get(0).info().contains(want)

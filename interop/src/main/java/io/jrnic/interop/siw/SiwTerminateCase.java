@@ -1,6 +1,7 @@
 package io.jrnic.interop.siw;
 
 import io.jrnic.interop.decode.FpduRecord;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import java.util.List;
  */
 public final class SiwTerminateCase implements SiwCase {
     private static final int PORT = 7178;
-    private static final int TERMINATE = 0x7;
     private final String name;
     private final List<String> jrnic;
 
@@ -95,27 +95,13 @@ public final class SiwTerminateCase implements SiwCase {
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
-        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == TERMINATE).toList();
+        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.TERMINATE)).toList();
         for (FpduRecord t : terms) {
             GuestBootCase.expect(failures, t.dir() == io.jrnic.interop.decode.Direction.I2R, "Terminate from jrnic: " + t);
         }
         GuestBootCase.expect(failures, terms.size() <= 1, "Terminates: " + terms);
         if (terms.size() == 1) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Terminate (\\w+) etype (\\d+) code 0x(\\w\\w)")
-                    .matcher(terms.get(0).info());
-            if (!m.find()) {
-                failures.add("undecoded Terminate: " + terms.get(0));
-            } else {
-                int layer = switch (m.group(1)) {
-                    case "RDMAP" -> 0;
-                    case "DDP" -> 1;
-                    default -> 2;
-                };
-                String want = String.format("terminate received layer=%d type=%s code=0x%s", layer, m.group(2),
-                        m.group(3));
-                GuestBootCase.expect(failures, jr.output().contains(want), "jrnic did not report siw's " + want + ": "
-                        + jr.output());
-            }
+            CaseSupport.expectReported(terms.get(0), jr, failures);
         } else {
             GuestBootCase.expect(failures, jr.output().contains("no terminate received")
                     && jr.output().contains("qp state IDLE"), "jrnic after siw's FIN: " + jr.output());
