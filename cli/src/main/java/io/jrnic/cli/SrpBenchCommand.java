@@ -36,6 +36,7 @@ public final class SrpBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Logs.quietConnections();
         if (deviceMib < 1 || reps < 1 || !(seconds > 0) || seconds > 600) {
             spec.commandLine().getErr().println("srp-bench: --device-mib >= 1, --reps >= 1, 0 < --seconds <= 600");
             return 2;

@@ -24,6 +24,7 @@ public final class QueuePair extends Resource {
     private final QpInit init;
     private final QpSpi spi;
     private final Upcalls upcalls = new Upcalls();
+    private final WorkRequestValidator validator;
     private final ArrayDeque<SendWr> sq;
     private final ArrayDeque<RecvWr> rq;
     private final SendWr[] sendOne = new SendWr[1];
@@ -39,6 +40,7 @@ public final class QueuePair extends Resource {
         this.pd = pd;
         this.device = pd.device();
         this.init = init;
+        this.validator = new WorkRequestValidator(pd, init);
         this.sq = new ArrayDeque<>(init.maxSendWr);
         this.rq = new ArrayDeque<>(Math.max(1, init.maxRecvWr));
         this.spi = factory.create(this);
@@ -217,7 +219,7 @@ public final class QueuePair extends Resource {
             throw new QpStateException(s, "sends can be posted only in RTS");
         }
         for (int i = 0; i < n; i++) {
-            validateSend(wrs[off + i], i, type1Bind);
+            validator.validateSend(wrs[off + i], i, type1Bind);
         }
         if (sq.size() + n > init.maxSendWr) {
             throw new QueueFullException("send queue", sq.size(), n, init.maxSendWr);
@@ -245,136 +247,6 @@ public final class QueuePair extends Resource {
                 }
                 throw new WorkRequestInFlightException(wrs[off + i]);
             }
-        }
-    }
-
-    private void validateSend(SendWr wr, int i, boolean type1Bind) {
-        if (wr.isInFlight()) {
-            throw new WorkRequestInFlightException(wr);
-        }
-        DeviceAttributes a = device.attributes();
-        WrOpcode op = wr.opcode();
-        DeviceCapability cap = switch (op) {
-            case ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> DeviceCapability.ATOMICS;
-            case IMMEDIATE_DATA, RDMA_WRITE_WITH_IMMEDIATE -> DeviceCapability.IMMEDIATE_DATA;
-            case REG_MR -> DeviceCapability.FAST_REGISTRATION;
-            case BIND_MW -> type1Bind ? DeviceCapability.MEMORY_WINDOW_TYPE_1 : DeviceCapability.MEMORY_WINDOW_TYPE_2;
-            default -> null;
-        };
-        if (cap != null && !a.has(cap)) {
-            throw new InvalidWorkRequestException(i, Reason.UNSUPPORTED_OPCODE, op + " needs " + cap);
-        }
-        int sges = wr.sgeCount();
-        switch (op) {
-            case IMMEDIATE_DATA, REG_MR, LOCAL_INVALIDATE -> {
-                if (sges != 0) {
-                    throw new InvalidWorkRequestException(i, Reason.UNEXPECTED_SGES, op + " takes no SGEs");
-                }
-            }
-            case BIND_MW -> {
-                if (sges != 1) {
-                    throw new InvalidWorkRequestException(i, Reason.UNEXPECTED_SGES, "BIND_MW takes exactly one SGE");
-                }
-            }
-            case ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
-                if (sges != 1 || wr.sgeLength(0) != 8) {
-                    throw new InvalidWorkRequestException(i, Reason.BAD_ATOMIC, "atomics take one 8-byte SGE");
-                }
-            }
-            case RDMA_READ -> {
-                int max = Math.min(init.maxSendSge, a.maxReadSge());
-                if (sges > max) {
-                    throw new InvalidWorkRequestException(i, Reason.TOO_MANY_SGES, sges + " > " + max);
-                }
-            }
-            default -> {
-                if (sges > init.maxSendSge) {
-                    throw new InvalidWorkRequestException(i, Reason.TOO_MANY_SGES, sges + " > " + init.maxSendSge);
-                }
-            }
-        }
-        boolean bind = op == WrOpcode.BIND_MW;
-        for (int k = 0; k < sges; k++) {
-            checkSge(i, wr, k, op.writesLocalMemory(), bind);
-        }
-        if (op.needsRemote() && !wr.hasRemote()) {
-            throw new InvalidWorkRequestException(i, Reason.MISSING_REMOTE, op + " needs remote(stag, to)");
-        }
-        if (op.isAtomic() && (wr.remoteTo() & 7) != 0) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_ATOMIC, "remote TO not 8-byte aligned");
-        }
-        if (op.invalidates() && !wr.hasInvalidateStag()) {
-            throw new InvalidWorkRequestException(i, Reason.MISSING_INVALIDATE_STAG, op + " needs invalidate(stag)");
-        }
-        long total = wr.totalLength();
-        if (wr.isInline() && (!op.allowsInline() || total > init.maxInline)) {
-            throw new InvalidWorkRequestException(i, Reason.INLINE_TOO_LARGE,
-                    op.allowsInline() ? total + " > maxInline " + init.maxInline : op + " cannot be inline");
-        }
-        if (total > a.maxMessageSize()) {
-            throw new InvalidWorkRequestException(i, Reason.MESSAGE_TOO_LARGE, total + " > " + a.maxMessageSize());
-        }
-        if (op == WrOpcode.REG_MR) {
-            validateFastReg(wr, i);
-        }
-        if (bind) {
-            validateBind(wr, i, type1Bind);
-        }
-    }
-
-    private void checkSge(int i, WorkRequest wr, int k, boolean localWrite, boolean bind) {
-        MemoryRegion mr = wr.sgeRegion(k);
-        if (mr.isClosed() || !mr.isValid()) {
-            throw new InvalidWorkRequestException(i, Reason.REGION_INVALID, "SGE " + k + ": region closed or invalid");
-        }
-        if (mr.pd() != pd) {
-            throw new InvalidWorkRequestException(i, Reason.PD_MISMATCH, "SGE " + k + ": region of another PD");
-        }
-        if ((long) wr.sgeOffset(k) + wr.sgeLength(k) > mr.length()) {
-            throw new InvalidWorkRequestException(i, Reason.SGE_OUT_OF_BOUNDS, "SGE " + k + " beyond " + mr.length());
-        }
-        if (!bind && localWrite && !Access.LOCAL_WRITE.in(mr.accessMask())) {
-            throw new InvalidWorkRequestException(i, Reason.MISSING_LOCAL_WRITE, "SGE " + k + ": region lacks LOCAL_WRITE");
-        }
-    }
-
-    private void validateFastReg(SendWr wr, int i) {
-        MemoryRegion mr = wr.fastRegRegion();
-        Memory m = wr.fastRegMemory();
-        if (mr == null || m == null || !mr.isFastReg() || mr.isClosed()) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_FAST_REG, "target must be an open fast-reg region");
-        }
-        if (mr.pd() != pd) {
-            throw new InvalidWorkRequestException(i, Reason.PD_MISMATCH, "fast-reg region of another PD");
-        }
-        if (m.length() > mr.maxFastRegLength()) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_FAST_REG, m.length() + " > maxLength " + mr.maxFastRegLength());
-        }
-        int a = wr.fastRegAccess();
-        if (!m.isWritable() && (a & (Access.LOCAL_WRITE.bit() | Access.REMOTE_WRITE.bit() | Access.REMOTE_ATOMIC.bit())) != 0) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_FAST_REG, "read-only memory with write access");
-        }
-    }
-
-    private void validateBind(SendWr wr, int i, boolean type1Bind) {
-        MemoryWindow mw = wr.bindWindow();
-        if (mw == null || mw.isClosed()) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_BIND, "window missing or closed");
-        }
-        if (mw.pd() != pd) {
-            throw new InvalidWorkRequestException(i, Reason.PD_MISMATCH, "window of another PD");
-        }
-        if ((mw.type() == MemoryWindow.Type.TYPE_1) != type1Bind) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_BIND,
-                    "type 1 windows bind with MemoryWindow.bind, type 2 with a BIND_MW work request");
-        }
-        int regionAccess = wr.sgeRegion(0).accessMask();
-        if (!Access.MW_BIND.in(regionAccess)) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_BIND, "region lacks MW_BIND");
-        }
-        int wa = wr.bindAccess();
-        if ((Access.REMOTE_WRITE.in(wa) || Access.REMOTE_ATOMIC.in(wa)) && !Access.LOCAL_WRITE.in(regionAccess)) {
-            throw new InvalidWorkRequestException(i, Reason.BAD_BIND, "remote write rights need a LOCAL_WRITE region");
         }
     }
 
@@ -424,7 +296,7 @@ public final class QueuePair extends Resource {
             if (init.srq != null) {
                 throw new InvalidWorkRequestException(i, Reason.QP_USES_SRQ, "post receives to the SRQ");
             }
-            validateRecv(this.pd, init.maxRecvSge, wr, i);
+            WorkRequestValidator.validateRecv(this.pd, init.maxRecvSge, wr, i);
         }
         if (rq.size() + n > init.maxRecvWr) {
             throw new QueueFullException("receive queue", rq.size(), n, init.maxRecvWr);
@@ -441,27 +313,6 @@ public final class QueuePair extends Resource {
                 wrs[off + i].release();
             }
             throw e;
-        }
-    }
-
-    static void validateRecv(ProtectionDomain pd, int maxSge, RecvWr wr, int i) {
-        if (wr.sgeCount() > maxSge) {
-            throw new InvalidWorkRequestException(i, Reason.TOO_MANY_SGES, wr.sgeCount() + " > " + maxSge);
-        }
-        for (int k = 0; k < wr.sgeCount(); k++) {
-            MemoryRegion mr = wr.sgeRegion(k);
-            if (mr.isClosed() || !mr.isValid()) {
-                throw new InvalidWorkRequestException(i, Reason.REGION_INVALID, "SGE " + k + ": region closed or invalid");
-            }
-            if (mr.pd() != pd) {
-                throw new InvalidWorkRequestException(i, Reason.PD_MISMATCH, "SGE " + k + ": region of another PD");
-            }
-            if ((long) wr.sgeOffset(k) + wr.sgeLength(k) > mr.length()) {
-                throw new InvalidWorkRequestException(i, Reason.SGE_OUT_OF_BOUNDS, "SGE " + k + " beyond " + mr.length());
-            }
-            if (!Access.LOCAL_WRITE.in(mr.accessMask())) {
-                throw new InvalidWorkRequestException(i, Reason.MISSING_LOCAL_WRITE, "SGE " + k + ": region lacks LOCAL_WRITE");
-            }
         }
     }
 

@@ -137,7 +137,7 @@ public final class SharedReceiveQueue extends Resource {
             if (wrs[i].isInFlight()) {
                 throw new WorkRequestInFlightException(wrs[i]);
             }
-            QueuePair.validateRecv(pd, maxSge, wrs[i], i);
+            WorkRequestValidator.validateRecv(pd, maxSge, wrs[i], i);
         }
         if (queue.size() + n > maxWr) {
             throw new QueueFullException("shared receive queue", queue.size(), n, maxWr);

@@ -106,7 +106,7 @@ public final class SrpBench {
             try (SrpInitiator srp = SrpInitiator.connect(initiatorDev, srpTarget.address(), maxQd, MAX_TRANSFER);
                     TcpBlockInitiator tcp = TcpBlockInitiator.connect(tcpTarget.address(), maxQd, MAX_TRANSFER)) {
                 out.printf("srp-bench: device %d MiB (file, FileChannel), %.2f s per cell, %d reps alternating, "
-                        + "request limit %d%n", s.blocks() * SrpWire.BLOCK >> 20, s.seconds(), s.reps(),
+                        + "request limit %d, MPA v2 without CRC (ConnectOptions.defaults())%n", s.blocks() * SrpWire.BLOCK >> 20, s.seconds(), s.reps(),
                         srp.requestLimit());
                 for (BlockInitiator ini : List.<BlockInitiator>of(srp, tcp)) { // warm-up, not reported
                     cell(ini, Workload.RANDREAD_4K, Math.min(16, maxQd));

@@ -1,0 +1,204 @@
+package io.jrnic.soft.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.jrnic.mpa.CrcCheck;
+import io.jrnic.mpa.FpduDecoder;
+import io.jrnic.mpa.FpduListener;
+import io.jrnic.mpa.LlpError;
+import io.jrnic.mpa.RtrType;
+import io.jrnic.rdmap.RdmapError;
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.rdmap.TerminateDecoder;
+import io.jrnic.soft.mem.AccessFlags;
+import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.soft.mem.SoftRegion;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's own rules, without a peer: state on binding, the Terminate and flush rules of RFC 5040
+ * section 6 (which WR a received Terminate fails, posting order of the flush), orderly close against LLP
+ * error, and the queue depth. The stream is an EmbeddedChannel; every upcall is recorded as a line.
+ */
+class QpEngineTest {
+    private final MemoryTable table = new MemoryTable(16);
+    private final List<String> events = new ArrayList<>();
+    private final ByteBuf memory = Unpooled.buffer(4096);
+    private EmbeddedChannel ch;
+    private QpEngine qp;
+
+    private QpEngine engine(int depth) {
+        return new QpEngine(table, 1, depth, depth, new QpListener() {
+            @Override
+            public void transition(Trigger trigger, Terminate terminate, boolean received) {
+                events.add(trigger.name());
+            }
+
+            @Override
+            public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
+                events.add("send " + e.token + " " + status);
+                return true;
+            }
+
+            @Override
+            public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
+                events.add("recv " + e.token + " " + status);
+                return true;
+            }
+        });
+    }
+
+    private void bind() {
+        qp = engine(16);
+        ch = new EmbeddedChannel();
+        ch.pipeline().addLast("mpa", new ChannelInboundHandlerAdapter());
+        qp.bind(ch, new StreamParams(true, false, false, 16 * 1024, 4, 4, RtrType.NONE, true, 0), "mpa", null, null);
+        ch.runPendingTasks();
+    }
+
+    @AfterEach
+    void close() {
+        if (ch != null) {
+            ch.finishAndReleaseAll();
+        }
+        memory.release();
+    }
+
+    private SqEntry read(String token) {
+        SoftRegion r = table.register(memory, 0, AccessFlags.LOCAL_WRITE, 1, 0);
+        SqEntry e = new SqEntry().reuse(token, SqOpcode.RDMA_READ);
+        e.sgl.add(r, 0, 64);
+        e.remoteStag = 0x1234;
+        return e;
+    }
+
+    private SqEntry send(String token) {
+        SoftRegion r = table.register(memory, 0, AccessFlags.LOCAL_WRITE, 1, 0);
+        SqEntry e = new SqEntry().reuse(token, SqOpcode.SEND);
+        e.sgl.add(r, 0, 16);
+        return e;
+    }
+
+    private RqEntry recv(String token) {
+        SoftRegion r = table.register(memory, 0, AccessFlags.LOCAL_WRITE, 1, 0);
+        RqEntry e = new RqEntry(null).reuse(token);
+        e.sgl.add(r, 0, 256);
+        return e;
+    }
+
+    /** The Terminates written to the stream, decoded in the RFC layout. */
+    private List<Terminate> terminatesWritten() {
+        List<Terminate> out = new ArrayList<>();
+        FpduDecoder dec = new FpduDecoder(true, false, new FpduListener() {
+            @Override
+            public void onFpdu(ByteBuf u, long offset, CrcCheck crc) {
+                assertEquals(CrcCheck.GOOD, crc);
+                int control = u.getUnsignedShort(u.readerIndex());
+                if ((control & 0x8000) == 0 && (control & 0xF) == 0x7) {
+                    out.add(TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(), TerminateDecoder.Mode.STRICT));
+                }
+            }
+
+            @Override
+            public void onError(LlpError error, long offset, String detail) {
+                throw new AssertionError(error + " " + detail);
+            }
+        });
+        Object m;
+        while ((m = ch.readOutbound()) != null) {
+            ByteBuf b = (ByteBuf) m;
+            dec.feed(b);
+            b.release();
+        }
+        return out;
+    }
+
+    @Test
+    void bindingMovesToRtsAndReportsConnected() {
+        bind();
+        assertEquals(QpEngine.State.RTS, qp.state());
+        assertEquals(List.of("CONNECTED"), events);
+    }
+
+    @Test
+    void aReceivedTerminateFailsTheWorkRequestInProgressAndFlushesTheRestInPostingOrder() {
+        bind();
+        qp.postRecv(recv("r1"));
+        qp.postSend(read("read"));
+        qp.postSend(send("send"));
+        ch.runPendingTasks();
+        terminatesWritten(); // the Read Request and the Send went out; the Read awaits its response
+        events.clear();
+
+        qp.terminateReceived(Terminate.of(RdmapError.ACCESS_RIGHTS));
+
+        assertEquals(List.of("TERMINATE_RECEIVED", "send read REMOTE_ACCESS_ERROR", "send send WR_FLUSH_ERROR",
+                "recv r1 WR_FLUSH_ERROR"), events);
+        assertEquals(QpEngine.State.ERROR, qp.state());
+        assertFalse(ch.isOpen());
+    }
+
+    @Test
+    void anOrderlyCloseWithNothingOutstandingEndsIdleAndFlushesTheReceives() {
+        bind();
+        qp.postRecv(recv("r1"));
+        ch.runPendingTasks();
+        events.clear();
+
+        ch.close();
+
+        assertEquals(List.of("CLOSE_STARTED", "CLOSE_COMPLETED", "recv r1 WR_FLUSH_ERROR"), events);
+        assertEquals(QpEngine.State.IDLE, qp.state());
+    }
+
+    @Test
+    void aCloseWhileAReadIsOutstandingIsAnLlpErrorThatFlushesIt() {
+        bind();
+        qp.postSend(read("read"));
+        ch.runPendingTasks();
+        events.clear();
+
+        ch.close();
+
+        assertEquals(List.of("LLP_ERROR", "send read WR_FLUSH_ERROR"), events);
+        assertEquals(QpEngine.State.ERROR, qp.state());
+    }
+
+    @Test
+    void aLocallyDetectedErrorSendsItsTerminateThenClosesAndFlushes() {
+        bind();
+        qp.postSend(read("read"));
+        ch.runPendingTasks();
+        terminatesWritten();
+        events.clear();
+
+        qp.terminate(Terminate.of(RdmapError.CATASTROPHIC_STREAM), null, null);
+
+        List<Terminate> sent = terminatesWritten();
+        assertEquals(1, sent.size());
+        assertEquals(RdmapError.CATASTROPHIC_STREAM, sent.get(0).error());
+        // an EmbeddedChannel is not a DuplexChannel: the stream closes at once, which ends TERMINATE
+        assertEquals(List.of("TERMINATE_SENT", "TERMINATE_DONE", "send read WR_FLUSH_ERROR"), events);
+        assertEquals(QpEngine.State.ERROR, qp.state());
+    }
+
+    @Test
+    void postingBeyondTheQueueDepthIsRefused() {
+        QpEngine unbound = engine(4);
+        for (int i = 0; i < 4; i++) {
+            unbound.postSend(send("s" + i));
+            unbound.postRecv(recv("r" + i));
+        }
+        assertThrows(IllegalStateException.class, () -> unbound.postSend(send("over")));
+        assertThrows(IllegalStateException.class, () -> unbound.postRecv(recv("over")));
+    }
+}
