@@ -7,30 +7,15 @@ import io.jrnic.ddp.TaggedRegion;
 import org.junit.jupiter.api.Test;
 
 class RemoteInvalidateTest {
-    record Region(boolean valid, long stream) implements TaggedRegion {
+    record Region(boolean valid, long stream, long baseTaggedOffset, long length, boolean remoteWrite,
+                  boolean remoteRead) implements TaggedRegion {
+        Region(boolean valid, long stream) {
+            this(valid, stream, 0, 64, true, true);
+        }
+
         @Override
         public boolean associatedWith(long streamId) {
             return stream == streamId;
-        }
-
-        @Override
-        public long baseTaggedOffset() {
-            return 0;
-        }
-
-        @Override
-        public long length() {
-            return 64;
-        }
-
-        @Override
-        public boolean remoteWrite() {
-            return true;
-        }
-
-        @Override
-        public boolean remoteRead() {
-            return true;
         }
     }
 
