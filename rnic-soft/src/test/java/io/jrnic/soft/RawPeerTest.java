@@ -304,4 +304,33 @@ class RawPeerTest {
             }
         }
     }
+
+    /**
+     * The timing rule also covers an FPDU that arrives in a later read, while the application has not
+     * answered the Request yet: the set-up fails at once (no Reply), and a late accept fails.
+     */
+    @Test
+    void fpduArrivingBeforeTheReplyIsSentFailsTheSetup() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0),
+                    ConnectOptions.defaults().mpaRequestTimeout(java.time.Duration.ofSeconds(60)));
+            java.util.concurrent.CompletableFuture<io.jrnic.verbs.ConnectRequest> asked =
+                    new java.util.concurrent.CompletableFuture<>();
+            l.onConnectRequest(asked::complete);
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                s.setSoTimeout(10_000);
+                io.jrnic.mpa.MpaInitiator init = new io.jrnic.mpa.MpaInitiator(io.jrnic.mpa.MpaOptions.defaults());
+                ByteBuf both = requestWithAPipelinedSend(init);
+                ByteBuf request = both.readRetainedSlice(init.requestFrame().encodedLength());
+                write(s.getOutputStream(), request);
+                io.jrnic.verbs.ConnectRequest req = asked.get(10, TimeUnit.SECONDS);
+                write(s.getOutputStream(), both); // the Send, before any Reply
+                assertEquals(-1, s.getInputStream().read(), "closed without a Reply (the accept timer is 60 s)");
+                java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        java.util.concurrent.ExecutionException.class,
+                        () -> req.accept(b.qp, AcceptOptions.defaults()).get(10, TimeUnit.SECONDS));
+                assertNotNull(e.getCause());
+            }
+        }
+    }
 }

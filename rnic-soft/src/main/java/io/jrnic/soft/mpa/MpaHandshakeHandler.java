@@ -179,6 +179,12 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         if (started && !requestReceived) {
             handle(handshaker.feed(cumulation));
+        } else if (requestReceived && handshaker instanceof MpaResponder r) {
+            // bytes before our Reply went out: the timing rule (RFC 5044 section 7.1.1) decides
+            Outcome o = r.bytesBeforeReply(n);
+            if (o.status() == Outcome.Status.FAILED) {
+                fail(o);
+            }
         }
     }
 
