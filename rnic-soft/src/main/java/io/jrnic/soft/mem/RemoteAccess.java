@@ -9,8 +9,8 @@ import io.jrnic.rdmap.RdmapError;
 /**
  * A peer's access to local memory, checked in the reference's order (section 5; RFC 5040 section
  * 6.4, RFC 5041 section 5.3): STag valid and not invalidated, key matches, same protection domain,
- * access right, then base and bounds ({@link TaggedPlacement#checkBounds}: start, TO wrap, end). The error names the layer that
- * owns the check: a tagged sink (RDMA Write, Read Response) gets DDP tagged-buffer errors (RFC 5041
+ * access right, then base and bounds ({@link TaggedPlacement#checkBounds}: start, TO wrap, end).
+ * The error names the layer that owns the check: a tagged sink (RDMA Write, Read Response) gets DDP tagged-buffer errors (RFC 5041
  * section 7.2) except the access right, which is RDMAP's (remote protection 0x02); the source of a
  * Read Request and the target of an Atomic get RDMAP remote protection errors (RFC 5040 section 7.2).
  * One per stream; event-loop confined.
