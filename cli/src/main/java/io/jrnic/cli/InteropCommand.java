@@ -125,7 +125,8 @@ public final class InteropCommand implements Callable<Integer> {
      * An rping server that breaks protection on purpose: it receives the client's first buffer
      * descriptor {addr, rkey, size} (rping's protocol) and RDMA WRITEs to it with a wrong STag
      * ({@code --stag}) or past its end ({@code --bounds}), then waits for the peer's Terminate.
-     * Prints {@code terminate received layer=L type=T code=0xCC layout=RFC|SIW}, the QP state and every completion.
+     * Prints {@code terminate received layer=L type=T code=0xCC layout=RFC|SIW}, the QP state and every completion,
+     * then the machine-readable {@code RESULT} line the cases read (interop {@code PeerResult}).
      * Exit 0 when a Terminate arrived, the QP is in ERROR and every posted WR completed ({@code --idle}: the
      * peer closed or terminated, the QP is in IDLE or ERROR and the receive flushed); 1 otherwise.
      */
@@ -181,6 +182,8 @@ public final class InteropCommand implements Callable<Integer> {
                     out.println("no buffer descriptor from the client: " + (got == 0 ? "timeout" : wc[0]));
                     return 1;
                 }
+                PeerReport report = new PeerReport();
+                report.add(wc[0]);
                 ByteBuffer b = ByteBuffer.wrap(info);
                 long addr = b.getLong(0);
                 int rkey = b.getInt(8);
@@ -208,6 +211,7 @@ public final class InteropCommand implements Callable<Integer> {
                     for (int i = 0; i < n; i++) {
                         out.println("completion id=" + wc[i].id() + " " + wc[i].opcode() + " " + wc[i].status()
                                 + (wc[i].terminate() == null ? "" : " " + wc[i].terminate()));
+                        report.add(wc[i]);
                     }
                     done += n;
                     if (n == 0) {
@@ -225,6 +229,7 @@ public final class InteropCommand implements Callable<Integer> {
                 QpState state = qp.state();
                 out.println(t == null ? "no terminate received" : TerminatesOption.received(t));
                 out.println("qp state " + state + ", " + done + " of " + posted + " work requests completed");
+                out.println(report.line(t, state, done, posted));
                 boolean left = t != null ? state == QpState.ERROR : idle && (state == QpState.ERROR || state == QpState.IDLE);
                 return left && done == posted ? 0 : 1;
             }

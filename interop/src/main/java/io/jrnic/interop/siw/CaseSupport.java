@@ -64,11 +64,10 @@ final class CaseSupport {
     }
 
     /**
-     * The line a jrnic peer prints for the Terminate siw sent ({@code terminate received layer=L type=T
-     * code=0xCC}, cli TerminatesOption), from the capture decoder's description of it; null when the
-     * capture could not decode it.
+     * The Terminate as the capture decoder described it (layer, type, code, and the layout it was
+     * decoded in: "siw layout" in its description, else RFC); null when the capture could not decode it.
      */
-    static String jrnicReportOf(FpduRecord terminate) {
+    static PeerResult.Terminated capturedTerminate(FpduRecord terminate) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Terminate (\\w+) etype (\\d+) code 0x(\\w\\w)")
                 .matcher(terminate.info());
         if (!m.find()) {
@@ -79,17 +78,36 @@ final class CaseSupport {
             case "DDP" -> 1;
             default -> 2;
         };
-        return String.format("terminate received layer=%d type=%s code=0x%s", layer, m.group(2), m.group(3));
+        return new PeerResult.Terminated(layer, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3), 16),
+                terminate.info().contains("siw layout") ? "SIW" : "RFC");
     }
 
-    /** Expects the jrnic peer's output to report the Terminate the capture shows siw sent. */
+    /**
+     * Expects the jrnic peer's RESULT line to report the Terminate the capture shows siw sent (same
+     * layer, type and code; read in siw's layout, as the cases ask with {@code --terminates SIW}).
+     */
     static void expectReported(FpduRecord terminate, ExecResult jr, List<String> failures) {
-        String want = jrnicReportOf(terminate);
+        PeerResult.Terminated want = capturedTerminate(terminate);
         if (want == null) {
             failures.add("undecoded Terminate: " + terminate);
-        } else {
-            GuestBootCase.expect(failures, jr.output().contains(want), "jrnic did not report siw's " + want + ": "
-                    + jr.output());
+            return;
+        }
+        PeerResult res = peerResult(jr, failures);
+        GuestBootCase.expect(failures, res == null || want.equals(res.terminate()),
+                "jrnic did not report siw's Terminate " + want + ": " + jr.output());
+    }
+
+    /** The jrnic peer's RESULT line ({@link PeerResult}), or null with a failure recorded when it has none. */
+    static PeerResult peerResult(ExecResult jr, List<String> failures) {
+        try {
+            PeerResult r = PeerResult.parse(jr.output()).orElse(null);
+            if (r == null) {
+                failures.add("jrnic printed no RESULT line: " + jr.output());
+            }
+            return r;
+        } catch (RuntimeException e) {
+            failures.add("jrnic's RESULT line is malformed (" + e.getMessage() + "): " + jr.output());
+            return null;
         }
     }
 

@@ -89,9 +89,11 @@ public final class JrnicViolationCase implements SiwCase {
 
     private void checkJrnic(ExecResult jr, List<String> failures) {
         GuestBootCase.expect(failures, jr.ok(), "jrnic: " + jr);
-        GuestBootCase.expect(failures, jr.output().contains(String.format("terminate received layer=1 type=1 code=0x%02x",
-                kind.ddpCode)), "jrnic did not report Terminate DDP/1/0x0" + kind.ddpCode + ": " + jr.output());
-        GuestBootCase.expect(failures, jr.output().contains("qp state ERROR"), "jrnic QP not in ERROR: " + jr.output());
+        PeerResult.Terminated want = new PeerResult.Terminated(1, 1, kind.ddpCode, "SIW");
+        PeerResult res = CaseSupport.peerResult(jr, failures);
+        GuestBootCase.expect(failures, res != null && want.equals(res.terminate()),
+                "jrnic did not report Terminate " + want + ": " + jr.output());
+        GuestBootCase.expect(failures, res != null && res.qpState().equals("ERROR"), "jrnic QP not in ERROR: " + jr.output());
     }
 
     @Override

@@ -91,8 +91,9 @@ public final class SiwLocalErrorTerminateCase implements SiwCase {
         }
         // IBV_WC_LOC_PROT_ERR (4): siw's own Read failed placing the response
         GuestBootCase.expect(failures, siw.output().contains("cq completion failed status 4"), "siw rping: " + siw);
-        GuestBootCase.expect(failures, jr.ok() && jr.output().contains("qp state ERROR, 2 of 2 work requests completed")
-                && jr.output().contains("SEND SUCCESS") && jr.output().contains("RECV WR_FLUSH_ERROR"), "jrnic: " + jr);
+        PeerResult res = CaseSupport.peerResult(jr, failures);
+        GuestBootCase.expect(failures, jr.ok() && res != null && res.qpState().equals("ERROR") && res.completed() == 2
+                && res.allCompleted() && res.has("SEND", "SUCCESS") && res.has("RECV", "WR_FLUSH_ERROR"), "jrnic: " + jr);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());

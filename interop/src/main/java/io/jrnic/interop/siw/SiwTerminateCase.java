@@ -90,8 +90,9 @@ public final class SiwTerminateCase implements SiwCase {
         GuestBootCase.expect(failures, siw.exitCode() == 137, "siw rping not killed: " + siw);
         // with a Terminate the QP must be in ERROR; after siw's plain FIN (what a killed siw process sends)
         // the LLP close moves it to IDLE (RFC 5040 section 6); either way the receive is flushed
-        GuestBootCase.expect(failures, jr.ok() && jr.output().contains("2 of 2 work requests completed")
-                && jr.output().contains("RECV WR_FLUSH_ERROR"), "jrnic: " + jr.output());
+        PeerResult res = CaseSupport.peerResult(jr, failures);
+        GuestBootCase.expect(failures, jr.ok() && res != null && res.completed() == 2 && res.allCompleted()
+                && res.has("RECV", "WR_FLUSH_ERROR"), "jrnic: " + jr.output());
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
@@ -103,8 +104,8 @@ public final class SiwTerminateCase implements SiwCase {
         if (terms.size() == 1) {
             CaseSupport.expectReported(terms.get(0), jr, failures);
         } else {
-            GuestBootCase.expect(failures, jr.output().contains("no terminate received")
-                    && jr.output().contains("qp state IDLE"), "jrnic after siw's FIN: " + jr.output());
+            GuestBootCase.expect(failures, res != null && res.terminate() == null && res.qpState().equals("IDLE"),
+                    "jrnic after siw's FIN: " + jr.output());
         }
         GuestBootCase.expect(failures, r.problems().isEmpty(), "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());

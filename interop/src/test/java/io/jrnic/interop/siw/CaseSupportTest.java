@@ -21,22 +21,27 @@ class CaseSupportTest {
     }
 
     @Test
-    void theJrnicReportIsDerivedFromTheCapturesTerminateDescription() {
+    void theCapturedTerminateIsComparedWithThePeersResultLine() {
         FpduRecord t = terminate("Terminate DDP etype 1 code 0x00 (invalid STag) M D (siw layout)");
-        assertEquals("terminate received layer=1 type=1 code=0x00", CaseSupport.jrnicReportOf(t));
-        assertEquals("terminate received layer=0 type=2 code=0xff",
-                CaseSupport.jrnicReportOf(terminate("Terminate RDMAP etype 2 code 0xff (unspecified)")));
-        assertNull(CaseSupport.jrnicReportOf(terminate("Terminate")));
+        assertEquals(new PeerResult.Terminated(1, 1, 0x00, "SIW"), CaseSupport.capturedTerminate(t));
+        assertEquals(new PeerResult.Terminated(0, 2, 0xFF, "RFC"),
+                CaseSupport.capturedTerminate(terminate("Terminate RDMAP etype 2 code 0xff (unspecified)")));
+        assertNull(CaseSupport.capturedTerminate(terminate("Terminate")));
 
         List<String> failures = new ArrayList<>();
-        ExecResult jr = new ExecResult("jrnic", 0, "terminate received layer=1 type=1 code=0x00 layout=SIW\n",
+        ExecResult jr = new ExecResult("jrnic", 0, "terminate received layer=1 type=1 code=0x00 layout=SIW\n"
+                + "RESULT terminate=1/1/0x00/SIW qp=ERROR completed=2/2 wc=1:RECV:SUCCESS,10:SEND:SUCCESS\n",
                 Duration.ZERO);
         CaseSupport.expectReported(t, jr, failures);
         assertTrue(failures.isEmpty(), failures.toString());
-        CaseSupport.expectReported(terminate("Terminate DDP etype 1 code 0x01 (base or bounds)"), jr, failures);
+        CaseSupport.expectReported(terminate("Terminate DDP etype 1 code 0x01 (base or bounds) (siw layout)"), jr,
+                failures);
         assertEquals(1, failures.size());
         CaseSupport.expectReported(terminate("Terminate"), jr, failures);
         assertTrue(failures.get(1).startsWith("undecoded Terminate"));
+        CaseSupport.expectReported(t, new ExecResult("jrnic", 0, "terminate received, in English only\n",
+                Duration.ZERO), failures);
+        assertTrue(failures.get(2).startsWith("jrnic printed no RESULT line"), failures.toString());
     }
 
     @Test
