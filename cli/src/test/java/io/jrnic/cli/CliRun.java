@@ -2,9 +2,6 @@ package io.jrnic.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
@@ -29,14 +26,4 @@ record CliRun(int exit, String out, String err) {
         return err.isEmpty() ? List.of() : Arrays.asList(err.split("\n"));
     }
 
-    /** shared/fixtures/siw-captures found by walking up from the working directory, or null. */
-    static Path fixtures() {
-        for (Path p = Paths.get(System.getProperty("user.dir")).toAbsolutePath(); p != null; p = p.getParent()) {
-            Path c = p.resolve("shared/fixtures/siw-captures");
-            if (Files.isDirectory(c)) {
-                return c;
-            }
-        }
-        return null;
-    }
 }

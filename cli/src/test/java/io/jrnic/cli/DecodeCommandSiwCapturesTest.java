@@ -1,11 +1,12 @@
 package io.jrnic.cli;
 
+import io.jrnic.interop.decode.SiwCaptures;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jrnic.interop.decode.TsharkOracle;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -26,12 +27,10 @@ class DecodeCommandSiwCapturesTest {
                 .map(s -> "ERROR RESPONDER_FIRST stream " + s).collect(Collectors.toList());
     }
 
-    private static List<Path> captures() throws IOException {
-        Path dir = CliRun.fixtures();
-        assumeTrue(dir != null, "siw capture fixtures not found");
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.toString().endsWith(".pcap")).sorted().collect(Collectors.toList());
-        }
+    private static List<Path> captures() {
+        List<Path> l = SiwCaptures.all();
+        assertFalse(l.isEmpty(), "no capture in " + SiwCaptures.dir());
+        return l;
     }
 
     @TestFactory

@@ -1,8 +1,8 @@
 package io.jrnic.cli;
 
+import io.jrnic.interop.decode.SiwCaptures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jrnic.interop.pcap.TcpConversationWriter;
 import io.jrnic.mpa.FpduEncoder;
@@ -123,8 +123,7 @@ class DecodeCommandTest {
 
     @Test
     void bundledCaptureDecodesClean() {
-        Path bundled = Path.of(System.getProperty("user.dir")).resolveSibling("captures").resolve("rping-p2p-crc-siw2siw.pcap");
-        assumeTrue(Files.exists(bundled), "bundled capture not found at " + bundled);
+        Path bundled = SiwCaptures.file("rping-p2p-crc-siw2siw.pcap");
         CliRun run = CliRun.of("decode", bundled.toString());
         assertEquals(0, run.exit(), run.out());
         assertTrue(run.out().contains("; 0 violations, 0 warnings, 0 notes"), run.out());

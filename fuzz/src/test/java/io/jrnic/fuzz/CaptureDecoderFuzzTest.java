@@ -16,6 +16,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * PcapReader + PacketDecoder + TcpReassembler + MpaStreamAnalyzer through CaptureDecoder.decode,
@@ -28,7 +31,8 @@ class CaptureDecoderFuzzTest {
      * Properties: the outcome is a Summary or PcapFormatException, nothing else; the output is
      * bounded by the input (TCP segments at most the records, every FPDU at least 8 captured
      * octets, frame numbers within the records read, a bounded number of violations per record
-     * and FPDU); record frame numbers never decrease per direction.
+     * and FPDU); FPDU stream offsets strictly increase per stream and direction; decoding is deterministic (the same
+     * file twice gives the same summary and the same counts).
      */
     @FuzzTest(maxDuration = "60s")
     void decode(byte[] data) throws IOException {
@@ -53,7 +57,10 @@ class CaptureDecoderFuzzTest {
         assertTrue(sink.maxFrame <= s.packets(), "a frame number beyond the records read");
         assertTrue(sink.violations <= 16 * (s.packets() + sink.fpdus + 2L * s.mpaStreams() + 1),
                 () -> sink.violations + " violations for " + s);
-        assertEquals(sink.fpdus, sink.fpdus);
+        // the decoder keeps no state between files: a second decode of the same file reports the same
+        Counter again = new Counter();
+        assertEquals(s, CaptureDecoder.decode(f, options, again), "the same file decoded twice");
+        assertEquals(sink.counts(), again.counts(), "the same file decoded twice");
     }
 
     private static synchronized Path tempFile() throws IOException {
@@ -69,6 +76,11 @@ class CaptureDecoderFuzzTest {
         long fpdus;
         long violations;
         long maxFrame;
+        final Map<String, long[]> lastOffset = new HashMap<>();
+
+        List<Long> counts() {
+            return List.of(setups, fpdus, violations, maxFrame);
+        }
 
         @Override
         public void onSetup(SetupRecord setup) {
@@ -83,6 +95,9 @@ class CaptureDecoderFuzzTest {
             maxFrame = Math.max(maxFrame, Math.max(fpdu.frame(), fpdu.endFrame()));
             assertTrue(fpdu.frame() <= fpdu.endFrame(), "FPDU ends before it starts");
             assertTrue(fpdu.ulpduLength() >= 0 && fpdu.ulpduLength() <= 0xFFFF);
+            long[] prev = lastOffset.computeIfAbsent(fpdu.stream() + " " + fpdu.dir(), k -> new long[] {-1});
+            assertTrue(fpdu.streamOffset() > prev[0], "FPDU stream offsets go back within a direction");
+            prev[0] = fpdu.streamOffset();
         }
 
         @Override

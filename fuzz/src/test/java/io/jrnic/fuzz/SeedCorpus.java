@@ -1,5 +1,6 @@
 package io.jrnic.fuzz;
 
+import io.jrnic.interop.decode.SiwCaptures;
 import io.jrnic.ddp.DdpControl;
 import io.jrnic.ddp.DdpError;
 import io.jrnic.interop.pcap.TcpConversationWriter;
@@ -34,7 +35,7 @@ import java.util.Map;
  */
 final class SeedCorpus {
     static final String ROOT = "io/jrnic/fuzz/";
-    static final Path SIW_CAPTURE = Path.of("/work/shared/fixtures/siw-captures/rdma_server_client.pcap");
+    static final Path SIW_CAPTURE = SiwCaptures.file("rdma_server_client.pcap");
 
     private final Map<String, byte[]> seeds = new LinkedHashMap<>();
 

@@ -2,11 +2,9 @@ package io.jrnic.interop.siw;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jrnic.interop.decode.CrcStatus;
-import io.jrnic.interop.pcap.SiwFixtures;
-import java.nio.file.Files;
+import io.jrnic.interop.decode.SiwCaptures;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,10 +13,7 @@ import org.junit.jupiter.api.Test;
 class CaptureReportTest {
     @Test
     void recordedSiwCrcP2pRpingIsCleanWithAllCrcsGood() throws Exception {
-        Path dir = SiwFixtures.dir();
-        assumeTrue(dir != null, "siw capture fixtures not found");
-        Path pcap = dir.resolve("rping-p2p-crc-siw2siw.pcap");
-        assumeTrue(Files.isRegularFile(pcap), "fixture missing: " + pcap);
+        Path pcap = SiwCaptures.file("rping-p2p-crc-siw2siw.pcap");
         CaptureReport r = CaptureReport.of(pcap);
         assertEquals(1, r.summary().mpaStreams());
         assertEquals(2, r.setups().size());
