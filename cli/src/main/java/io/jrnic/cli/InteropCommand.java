@@ -102,10 +102,11 @@ public final class InteropCommand implements Callable<Integer> {
         @Option(names = "--crc") boolean crc;
         @Option(names = "--p2p") boolean p2p;
         @Option(names = "--max-seconds", defaultValue = "60") long maxSeconds;
+        @picocli.CommandLine.Mixin TerminatesOption terminates = new TerminatesOption();
 
         @Override
         public Integer call() throws Exception {
-            ConnectOptions o = siwOptions(crc, p2p);
+            ConnectOptions o = terminates.apply(siwOptions(crc, p2p));
             if (server) {
                 try (Rping.Server s = new Rping.Server("soft", new InetSocketAddress(InetAddress.getByName(
                         address == null ? "0.0.0.0" : address), port), size, o)) {
@@ -124,7 +125,8 @@ public final class InteropCommand implements Callable<Integer> {
      * An rping server that breaks protection on purpose: it receives the client's first buffer
      * descriptor {addr, rkey, size} (rping's protocol) and RDMA WRITEs to it with a wrong STag
      * ({@code --stag}) or past its end ({@code --bounds}), then waits for the peer's Terminate.
-     * Prints {@code terminate received layer=L type=T code=0xCC}, the QP state and every completion.
+     * Prints {@code terminate received layer=L type=T code=0xCC layout=RFC|SIW}, the QP state and every completion,
+     * then the machine-readable {@code RESULT} line the cases read (interop {@code PeerResult}).
      * Exit 0 when a Terminate arrived, the QP is in ERROR and every posted WR completed ({@code --idle}: the
      * peer closed or terminated, the QP is in IDLE or ERROR and the receive flushed); 1 otherwise.
      */
@@ -136,6 +138,7 @@ public final class InteropCommand implements Callable<Integer> {
         @Option(names = "--bounds") boolean outOfBounds;
         @Option(names = "--idle", description = "no violation: wait for the peer to fail (its Terminate or close)") boolean idle;
         @Option(names = "--max-seconds", defaultValue = "60") long maxSeconds;
+        @picocli.CommandLine.Mixin TerminatesOption terminates = new TerminatesOption();
 
         @Override
         public Integer call() throws Exception {
@@ -157,7 +160,7 @@ public final class InteropCommand implements Callable<Integer> {
                 qp.postRecv(RecvWr.of(1, infoMr.sge()));
                 qp.postRecv(RecvWr.of(2, infoMr.sge()));
                 CompletableFuture<Connection> conn = new CompletableFuture<>();
-                ConnectOptions o = ConnectOptions.defaults().ird(1).ord(1);
+                ConnectOptions o = terminates.apply(ConnectOptions.defaults().ird(1).ord(1));
                 Listener l = dev.connectionManager().listen(new InetSocketAddress(InetAddress.getByName(address), port), o);
                 l.onConnectRequest(req -> req.accept(qp, AcceptOptions.defaults().ird(1).ord(1))
                         .whenComplete((c, e) -> {
@@ -179,6 +182,8 @@ public final class InteropCommand implements Callable<Integer> {
                     out.println("no buffer descriptor from the client: " + (got == 0 ? "timeout" : wc[0]));
                     return 1;
                 }
+                PeerReport report = new PeerReport();
+                report.add(wc[0]);
                 ByteBuffer b = ByteBuffer.wrap(info);
                 long addr = b.getLong(0);
                 int rkey = b.getInt(8);
@@ -206,6 +211,7 @@ public final class InteropCommand implements Callable<Integer> {
                     for (int i = 0; i < n; i++) {
                         out.println("completion id=" + wc[i].id() + " " + wc[i].opcode() + " " + wc[i].status()
                                 + (wc[i].terminate() == null ? "" : " " + wc[i].terminate()));
+                        report.add(wc[i]);
                     }
                     done += n;
                     if (n == 0) {
@@ -221,10 +227,9 @@ public final class InteropCommand implements Callable<Integer> {
                     }
                 }
                 QpState state = qp.state();
-                out.println(t == null ? "no terminate received"
-                        : String.format("terminate received layer=%d type=%d code=0x%02x", t.layer(), t.errorType(),
-                                t.errorCode()));
+                out.println(t == null ? "no terminate received" : TerminatesOption.received(t));
                 out.println("qp state " + state + ", " + done + " of " + posted + " work requests completed");
+                out.println(report.line(t, state, done, posted));
                 boolean left = t != null ? state == QpState.ERROR : idle && (state == QpState.ERROR || state == QpState.IDLE);
                 return left && done == posted ? 0 : 1;
             }

@@ -32,8 +32,9 @@ import picocli.CommandLine.Option;
  * source buffer of {@code --size} bytes, larger than the peer rping server's {@code -S}. rping's server reads
  * the advertised length into its own smaller buffer: the Read Response jrnic returns is correct, and the peer
  * fails locally placing it. jrnic keeps one receive posted (rping's "go ahead") and waits for the peer's
- * Terminate. Prints {@code terminate received layer=L type=T code=0xCC} (or {@code no terminate received}),
- * every completion and {@code qp state S, d of p work requests completed}. Exit 0 when a Terminate arrived,
+ * Terminate. Prints {@code terminate received layer=L type=T code=0xCC layout=RFC|SIW} (or
+ * {@code no terminate received}), every completion and {@code qp state S, d of p work requests completed},
+ * then the machine-readable {@code RESULT} line the cases read (interop {@code PeerResult}). Exit 0 when a Terminate arrived,
  * the QP is in ERROR and every posted WR completed; 1 otherwise.
  */
 @Command(name = "peer-oversize-read", hidden = true)
@@ -43,6 +44,7 @@ final class PeerOversizeRead implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "128", description = "advertised source buffer length") int size;
     @Option(names = "--first-fpdu-delay-ms", defaultValue = "50") long firstFpduDelayMs;
     @Option(names = "--max-seconds", defaultValue = "30") long maxSeconds;
+    @picocli.CommandLine.Mixin TerminatesOption terminates = new TerminatesOption();
 
     @Override
     public Integer call() throws Exception {
@@ -67,7 +69,8 @@ final class PeerOversizeRead implements Callable<Integer> {
             MemoryRegion sourceMr = pd.register(source, Access.LOCAL_WRITE, Access.REMOTE_READ);
             QueuePair qp = pd.createQp(QpInit.rc(cq).maxSendWr(4).maxRecvWr(2).maxSge(1));
             qp.postRecv(RecvWr.of(1, goAheadMr.sge()));
-            ConnectOptions o = ConnectOptions.defaults().ird(1).ord(1).firstFpduDelay(Duration.ofMillis(firstFpduDelayMs));
+            ConnectOptions o = terminates.apply(ConnectOptions.defaults().ird(1).ord(1)
+                    .firstFpduDelay(Duration.ofMillis(firstFpduDelayMs)));
             dev.connectionManager().connect(new InetSocketAddress(InetAddress.getByName(address), port), qp, o)
                     .get(maxSeconds, TimeUnit.SECONDS);
             ByteBuffer.wrap(info).putLong(0, sourceMr.address()).putInt(8, sourceMr.stag()).putInt(12, size);
@@ -76,12 +79,14 @@ final class PeerOversizeRead implements Callable<Integer> {
             int posted = 2;
             int done = 0;
             Completion[] wc = Completion.array(8);
+            PeerReport report = new PeerReport();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(maxSeconds);
             while (done < posted && System.nanoTime() < deadline) {
                 int n = cq.poll(wc, 0, wc.length);
                 for (int i = 0; i < n; i++) {
                     out.println("completion id=" + wc[i].id() + " " + wc[i].opcode() + " " + wc[i].status()
                             + (wc[i].terminate() == null ? "" : " " + wc[i].terminate()));
+                    report.add(wc[i]);
                 }
                 done += n;
                 if (n == 0) {
@@ -95,9 +100,9 @@ final class PeerOversizeRead implements Callable<Integer> {
                 t = null;
             }
             QpState state = qp.state();
-            out.println(t == null ? "no terminate received"
-                    : String.format("terminate received layer=%d type=%d code=0x%02x", t.layer(), t.errorType(), t.errorCode()));
+            out.println(t == null ? "no terminate received" : TerminatesOption.received(t));
             out.println("qp state " + state + ", " + done + " of " + posted + " work requests completed");
+            out.println(report.line(t, state, done, posted));
             return t != null && state == QpState.ERROR && done == posted ? 0 : 1;
         }
     }

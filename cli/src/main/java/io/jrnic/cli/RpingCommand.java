@@ -37,6 +37,7 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "--capture", paramLabel = "FILE", description = "client: write a pcap of the connection to FILE")
     java.nio.file.Path capture;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help") boolean help;
+    @picocli.CommandLine.Mixin TerminatesOption terminates = new TerminatesOption();
 
     @Override
     public Integer call() {
@@ -54,7 +55,7 @@ public final class RpingCommand implements Callable<Integer> {
             err.println("Invalid count " + count);
             return 2;
         }
-        ConnectOptions base = ConnectOptions.defaults().crc(crc).capture(capture);
+        ConnectOptions base = terminates.apply(ConnectOptions.defaults().crc(crc).capture(capture));
         try {
             if (server) {
                 InetSocketAddress bind = address == null ? new InetSocketAddress(port)

@@ -1,5 +1,7 @@
 package io.jrnic.ddp;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * The 16-bit DDP control word at the start of every DDP segment (RFC 5041 sections 4.2 and 4.3):
  * T, L, reserved, DV in the first byte; the second byte is the "RsvdULP" byte that belongs to the
@@ -76,5 +78,26 @@ public final class DdpControl {
     /** DDP header length implied by the T bit: 14 tagged, 18 untagged. */
     public static int headerLength(int control) {
         return isTagged(control) ? TaggedHeader.HEADER_LENGTH : UntaggedHeader.HEADER_LENGTH;
+    }
+
+    /**
+     * The first DDP checks of a received segment (RFC 5041 sections 4.2-4.4 and 7.2), before any
+     * field beyond the control word is read: a segment too short for its control word or for the
+     * header its T bit implies (14 tagged, 18 untagged) is {@link DdpError#LOCAL_CATASTROPHIC}
+     * (DDP/0/0x00: the table has no closer row, and it is DDP that cannot parse the segment; no header
+     * can be attached); DV not 1 is {@link DdpError#TAGGED_INVALID_VERSION} or
+     * {@link DdpError#UNTAGGED_INVALID_VERSION}.
+     *
+     * @return null when the DDP header is whole and of version 1, else the error for the Terminate
+     */
+    public static DdpError checkHeader(ByteBuf buf, int offset, int segmentLength) {
+        if (segmentLength < LENGTH) {
+            return DdpError.LOCAL_CATASTROPHIC;
+        }
+        int control = buf.getUnsignedShort(offset);
+        if (ddpVersion(control) != DDP_VERSION) {
+            return isTagged(control) ? DdpError.TAGGED_INVALID_VERSION : DdpError.UNTAGGED_INVALID_VERSION;
+        }
+        return segmentLength < headerLength(control) ? DdpError.LOCAL_CATASTROPHIC : null;
     }
 }

@@ -4,8 +4,9 @@ package io.jrnic.ddp;
  * Data Sink checks for a tagged segment (RFC 5041 section 5.3 and section 7.2, tagged buffer errors),
  * in this order: DV = 1 ({@link DdpError#TAGGED_INVALID_VERSION}), STag names a valid region
  * ({@link DdpError#INVALID_STAG}), region associated with this stream
- * ({@link DdpError#STAG_NOT_ASSOCIATED}), TO + length does not pass 2^64 ({@link DdpError#TO_WRAP}),
- * [TO, TO + length) inside [base, base + region length) ({@link DdpError#BASE_OR_BOUNDS}).
+ * ({@link DdpError#STAG_NOT_ASSOCIATED}), then {@link #checkBounds}: TO inside the region
+ * ({@link DdpError#BASE_OR_BOUNDS}), TO + length does not pass 2^64 ({@link DdpError#TO_WRAP}),
+ * the end inside the region ({@link DdpError#BASE_OR_BOUNDS}).
  * Access rights are RDMAP's to check (RFC 5040 section 7.2, remote protection 0x02) on
  * {@link #region()}.
  *
@@ -63,19 +64,34 @@ public final class TaggedPlacement {
         if (!r.associatedWith(streamId)) {
             return DdpError.STAG_NOT_ASSOCIATED;
         }
-        if (Long.compareUnsigned(payloadLength, -1L - taggedOffset) > 0) {
-            return DdpError.TO_WRAP;
-        }
-        long base = r.baseTaggedOffset();
-        long offsetInRegion = taggedOffset - base;
-        if (Long.compareUnsigned(taggedOffset, base) < 0
-                || Long.compareUnsigned(offsetInRegion, r.length()) > 0
-                || Long.compareUnsigned(payloadLength, r.length() - offsetInRegion) > 0) {
-            return DdpError.BASE_OR_BOUNDS;
+        DdpError bounds = checkBounds(r.baseTaggedOffset(), r.length(), taggedOffset, payloadLength);
+        if (bounds != null) {
+            return bounds;
         }
         region = r;
-        regionOffset = offsetInRegion;
+        regionOffset = taggedOffset - r.baseTaggedOffset();
         return null;
+    }
+
+    /**
+     * Base and bounds of [TO, TO + length) against a region [base, base + regionLength) (RFC 5041
+     * section 7.2, RFC 5040 section 7.2 for a Read source or Atomic target), all unsigned:
+     * a TO below the base or past the end is {@link DdpError#BASE_OR_BOUNDS}; a TO inside the region
+     * whose TO + length passes 2^64 is {@link DdpError#TO_WRAP}; an end past the region is
+     * BASE_OR_BOUNDS. The start is checked first, so a segment that starts below the base is never
+     * reported as a wrap (with a base near 0, "below" is a TO near 2^64).
+     *
+     * @return null when the range lies inside the region
+     */
+    public static DdpError checkBounds(long base, long regionLength, long taggedOffset, long length) {
+        long offsetInRegion = taggedOffset - base;
+        if (Long.compareUnsigned(taggedOffset, base) < 0 || Long.compareUnsigned(offsetInRegion, regionLength) > 0) {
+            return DdpError.BASE_OR_BOUNDS;
+        }
+        if (Long.compareUnsigned(length, -1L - taggedOffset) > 0) {
+            return DdpError.TO_WRAP;
+        }
+        return Long.compareUnsigned(length, regionLength - offsetInRegion) > 0 ? DdpError.BASE_OR_BOUNDS : null;
     }
 
     /** The region of the last accepted segment (null for an unvalidated zero-length one). */

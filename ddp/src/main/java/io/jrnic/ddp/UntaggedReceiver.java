@@ -9,11 +9,12 @@ package io.jrnic.ddp;
  * <ol>
  * <li>DV = 1, else {@link DdpError#UNTAGGED_INVALID_VERSION};</li>
  * <li>QN below the queue count, else {@link DdpError#INVALID_QN};</li>
- * <li>MSN: with d = (MSN - expected) mod 2^32 (serial-number arithmetic, MSN wraps):
- *     d &gt;= 2^31 (an MSN behind the expected one: a message already delivered, or garbage) gives
- *     {@link DdpError#MSN_OUT_OF_RANGE}; posted &lt;= d &lt; 2^31 (ahead of every posted buffer) gives
- *     {@link DdpError#NO_BUFFER}; a segment for a message already completed but not yet polled
- *     gives {@link DdpError#MSN_OUT_OF_RANGE};</li>
+ * <li>MSN: with d = (MSN - expected) mod 2^32 (serial-number arithmetic, MSN wraps), the range
+ *     first: d &gt;= the queue's capacity (an MSN behind the expected one, i.e. d &gt;= 2^31, or
+ *     beyond the receive window: more messages ahead than the queue can ever hold posted) gives
+ *     {@link DdpError#MSN_OUT_OF_RANGE}; inside the window but ahead of every posted buffer
+ *     (posted &lt;= d &lt; capacity) gives {@link DdpError#NO_BUFFER}; a segment for a message
+ *     already completed but not yet polled gives {@link DdpError#MSN_OUT_OF_RANGE};</li>
  * <li>MO equal to the bytes already received for that message (TCP delivers in order), else
  *     {@link DdpError#INVALID_MO};</li>
  * <li>MO + length within the buffer, else {@link DdpError#MESSAGE_TOO_LONG}.</li>
@@ -23,7 +24,6 @@ package io.jrnic.ddp;
  */
 public final class UntaggedReceiver {
     private static final long U32 = 0xFFFF_FFFFL;
-    private static final long HALF = 0x8000_0000L;
 
     private final int capacity;
     private final long[] expectedMsn;
@@ -121,8 +121,8 @@ public final class UntaggedReceiver {
         }
         int q = (int) qn;
         long d = (msn - expectedMsn[q]) & U32;
-        if (d >= HALF) {
-            return DdpError.MSN_OUT_OF_RANGE;
+        if (d >= capacity) {
+            return DdpError.MSN_OUT_OF_RANGE; // behind, or beyond what the queue could ever have posted
         }
         if (d >= count[q]) {
             return DdpError.NO_BUFFER;

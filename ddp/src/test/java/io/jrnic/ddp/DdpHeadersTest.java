@@ -3,6 +3,7 @@ package io.jrnic.ddp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -82,5 +83,27 @@ class DdpHeadersTest {
         assertEquals(DdpError.NO_BUFFER, DdpError.of(2, 0x02));
         assertEquals(null, DdpError.of(2, 0x00));
         assertEquals(null, DdpError.of(1, 0x05));
+    }
+
+    /** A segment too short for its DDP header is DDP's error (0/0x00), checked after the version. */
+    @Test
+    void segmentTooShortForItsHeaderIsDdpLocalCatastrophic() {
+        ByteBuf b = Unpooled.buffer(32).writeZero(32);
+        try {
+            assertEquals(DdpError.LOCAL_CATASTROPHIC, DdpControl.checkHeader(b, 0, 0), "no control word");
+            assertEquals(DdpError.LOCAL_CATASTROPHIC, DdpControl.checkHeader(b, 0, 1), "half a control word");
+            b.setShort(0, DdpControl.compose(true, true, 0x40));
+            assertEquals(DdpError.LOCAL_CATASTROPHIC, DdpControl.checkHeader(b, 0, 13));
+            assertNull(DdpControl.checkHeader(b, 0, 14));
+            b.setShort(0, DdpControl.compose(false, true, 0x40));
+            assertEquals(DdpError.LOCAL_CATASTROPHIC, DdpControl.checkHeader(b, 0, 17));
+            assertNull(DdpControl.checkHeader(b, 0, 18));
+            b.setShort(0, DdpControl.compose(false, true, 2, 0x40));
+            assertEquals(DdpError.UNTAGGED_INVALID_VERSION, DdpControl.checkHeader(b, 0, 4));
+            b.setShort(0, DdpControl.compose(true, true, 0, 0x40));
+            assertEquals(DdpError.TAGGED_INVALID_VERSION, DdpControl.checkHeader(b, 0, 4));
+        } finally {
+            b.release();
+        }
     }
 }

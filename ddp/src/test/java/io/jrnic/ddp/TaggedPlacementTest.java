@@ -25,12 +25,14 @@ class TaggedPlacementTest {
     private final Region top = new Region(true, STREAM, -4096L, 4096, true, true);
     private final Region invalidated = new Region(false, STREAM, 0, 4096, true, true);
     private final Region foreign = new Region(true, STREAM + 1, 0, 4096, true, true);
+    private final Region zeroBased = new Region(true, STREAM, 0, 4096, true, true);
 
     private final TaggedPlacement placement = new TaggedPlacement(stag -> switch (stag) {
         case 0x100 -> va;
         case 0x200 -> top;
         case 0x300 -> invalidated;
         case 0x400 -> foreign;
+        case 0x500 -> zeroBased;
         default -> null;
     }, STREAM);
 
@@ -78,6 +80,18 @@ class TaggedPlacementTest {
         assertNull(placement.check(CONTROL, 0x200, -2L, 1));
         assertEquals(DdpError.TO_WRAP, placement.check(CONTROL, 0x200, -1L, 1));
         assertEquals(DdpError.TO_WRAP, placement.check(CONTROL, 0x200, -16L, 17));
+    }
+
+    /** A Write starting below the base is base-and-bounds (1/0x01) even when its TO, near 2^64, would wrap. */
+    @Test
+    void writeStartingBelowTheRegionBaseIsBaseOrBoundsNotToWrap() {
+        assertEquals(DdpError.BASE_OR_BOUNDS, placement.check(CONTROL, 0x500, -16L, 32), "16 below a zero base");
+        assertEquals(DdpError.BASE_OR_BOUNDS, placement.check(CONTROL, 0x500, -1L, 1), "1 below a zero base");
+        assertEquals(DdpError.BASE_OR_BOUNDS, placement.check(CONTROL, 0x100, 0x7F00_0000_0FF0L, 32), "16 below a VA base");
+        assertNull(placement.check(CONTROL, 0x500, 0, 4096));
+        assertEquals(DdpError.BASE_OR_BOUNDS, TaggedPlacement.checkBounds(0, 4096, -16L, 32));
+        assertEquals(DdpError.TO_WRAP, TaggedPlacement.checkBounds(-4096L, 4096, -16L, 17));
+        assertNull(TaggedPlacement.checkBounds(-4096L, 4096, -16L, 15));
     }
 
     @Test

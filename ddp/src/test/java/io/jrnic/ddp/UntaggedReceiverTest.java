@@ -83,7 +83,19 @@ class UntaggedReceiverTest {
         assertNull(rx.accept(LAST, 0, 2, 0, 10, p), "second posted buffer takes MSN 2");
         assertEquals(2, p.bufferId());
         assertEquals(DdpError.NO_BUFFER, rx.accept(LAST, 0, 3, 0, 1, p));
-        assertEquals(DdpError.NO_BUFFER, rx.accept(LAST, 0, 1 + 0x7FFF_FFFFL, 0, 1, p));
+        assertEquals(DdpError.NO_BUFFER, rx.accept(LAST, 0, 1 + 7, 0, 1, p), "last MSN the 8-deep queue could hold");
+    }
+
+    /** The MSN range is checked before "no buffer": an MSN the queue could never hold is 2/0x03, not 2/0x02. */
+    @Test
+    void msnBeyondTheReceiveWindowIsMsnRangeBeforeNoBuffer() {
+        assertEquals(DdpError.MSN_OUT_OF_RANGE, rx.accept(LAST, 0, 1 + 8, 0, 0, p), "nothing posted, beyond the window");
+        rx.postBuffer(0, 1, 10);
+        assertEquals(DdpError.NO_BUFFER, rx.accept(LAST, 0, 2, 0, 1, p), "inside the window, no buffer");
+        assertEquals(DdpError.MSN_OUT_OF_RANGE, rx.accept(LAST, 0, 1 + 8, 0, 1, p));
+        assertEquals(DdpError.MSN_OUT_OF_RANGE, rx.accept(LAST, 0, 1 + 0x7FFF_FFFFL, 0, 1, p));
+        assertEquals(DdpError.MSN_OUT_OF_RANGE, rx.accept(LAST, 0, 1000, 0, 1, p));
+        assertEquals(1, rx.postedBuffers(0), "a rejected segment changes nothing");
     }
 
     @Test

@@ -58,7 +58,7 @@ class MpaHandshakeFuzzTest {
             requestBytes.release();
         }
         Fed fed = feed(initiator, peer, sizes);
-        Reference ref = Reference.of(peer, MpaSetupFrame.Kind.REPLY, options.maxPrivateData());
+        Reference ref = Reference.of(peer, MpaSetupFrame.Kind.REPLY, options.receivePrivateDataLimit());
         Outcome o = fed.last;
         if (checkedDecodeStage(initiator, ref, fed)) {
             return;
@@ -93,7 +93,7 @@ class MpaHandshakeFuzzTest {
 
         MpaResponder responder = new MpaResponder(options);
         Fed fed = feed(responder, peer, sizes);
-        Reference ref = Reference.of(peer, MpaSetupFrame.Kind.REQUEST, options.maxPrivateData());
+        Reference ref = Reference.of(peer, MpaSetupFrame.Kind.REQUEST, options.receivePrivateDataLimit());
         Outcome o = fed.last;
         if (checkedDecodeStage(responder, ref, fed)) {
             return;

@@ -21,6 +21,12 @@ import io.netty.buffer.Unpooled;
  * the ULPDU (restored after the call), or a reused buffer when markers sit inside the ULPDU.
  * FPDUs cut across chunks are gathered in a reused staging buffer first.
  *
+ * <p>PAD (RFC 5044 section 4.1: 0..3 octets, sent as zero, not checked on receive): for each
+ * framed FPDU the decoder records where its pad lies in the stream and its octets
+ * ({@link #lastPadOffset()}, {@link #lastPadLength()}, {@link #lastPad()}, valid during
+ * {@code onFpdu} and until the next FPDU), with markers accounted for, and counts FPDUs whose pad
+ * is not zero ({@link #nonZeroPads()}). A non-zero pad is never an error here: tools report it.
+ *
  * <p>After an error the decoder stops and ignores (does not consume) further input, unless
  * built with {@code continueAfterError}: then it reports the error, delivers the FPDU anyway
  * (CrcCheck.BAD for a CRC error) and keeps framing by the length field. Not thread safe.
@@ -40,6 +46,10 @@ public final class FpduDecoder {
     private ByteBuf reassembly;
     private boolean stopped;
 
+    private long lastPadOffset;
+    private int lastPadLength;
+    private int lastPad;
+    private long nonZeroPads;
     private int lastCrcReceived;
     private int lastCrcComputed;
     private long fpdus;
@@ -169,6 +179,7 @@ public final class FpduDecoder {
                 return;
             }
         }
+        recordPad(buf, crcAt - (trailing ? Markers.LENGTH : 0), start + (crcAt - at) - (trailing ? Markers.LENGTH : 0), u);
         CrcCheck check = crc ? checkCrc(buf, at, crcAt, lead > 0, trailing, lengthPos) : CrcCheck.OFF;
         if (check == CrcCheck.BAD && !continueAfterError) {
             stopped = true;
@@ -187,6 +198,24 @@ public final class FpduDecoder {
             }
         } else {
             listener.onFpdu(gather(buf, lengthAt, lengthPos, u), lengthPos, check);
+        }
+    }
+
+    /**
+     * The pad ends where the CRC (or a marker just before it) begins; FPDUs and markers are 4-aligned,
+     * so its 0..3 octets are contiguous and no marker falls inside them.
+     */
+    private void recordPad(ByteBuf buf, int padEnd, long padEndPos, int ulpduLength) {
+        int n = Markers.pad(ulpduLength);
+        int v = 0;
+        for (int i = padEnd - n; i < padEnd; i++) {
+            v = v << 8 | buf.getUnsignedByte(i);
+        }
+        lastPadLength = n;
+        lastPadOffset = padEndPos - n;
+        lastPad = v;
+        if (v != 0) {
+            nonZeroPads++;
         }
     }
 
@@ -312,6 +341,38 @@ public final class FpduDecoder {
     /** Octets of an incomplete FPDU held back, waiting for the rest. */
     public int bufferedBytes() {
         return staged();
+    }
+
+    /**
+     * Stream position of the first PAD octet of the last FPDU framed; for an empty pad, the position
+     * just after the ULPDU (before a marker that may follow it).
+     */
+    public long lastPadOffset() {
+        return lastPadOffset;
+    }
+
+    /** PAD octets of the last FPDU framed: 0..3. */
+    public int lastPadLength() {
+        return lastPadLength;
+    }
+
+    /** The PAD octets of the last FPDU framed, big-endian in the low {@link #lastPadLength()} bytes (0 when zero). */
+    public int lastPad() {
+        return lastPad;
+    }
+
+    /** The PAD octets of the last FPDU framed as hex ("" for an empty pad). */
+    public String lastPadHex() {
+        StringBuilder b = new StringBuilder();
+        for (int i = lastPadLength - 1; i >= 0; i--) {
+            b.append(String.format("%02x", (lastPad >>> (8 * i)) & 0xFF));
+        }
+        return b.toString();
+    }
+
+    /** FPDUs framed whose PAD was not all zero. */
+    public long nonZeroPads() {
+        return nonZeroPads;
     }
 
     /** The CRC field of the last FPDU checked, as an int of the wire bytes (see {@link MpaCrc}). */

@@ -92,7 +92,7 @@ public abstract sealed class MpaHandshaker permits MpaInitiator, MpaResponder {
                     frame = Unpooled.wrappedBuffer(new byte[target]).clear().writeBytes(frame);
                 }
                 frame.writeBytes(in, n);
-                MpaSetupFrame f = MpaSetupFrame.decode(frame.duplicate(), kind, options.maxPrivateData());
+                MpaSetupFrame f = MpaSetupFrame.decode(frame.duplicate(), kind, options.receivePrivateDataLimit());
                 if (f != null || !in.isReadable()) {
                     return f;
                 }
@@ -112,7 +112,7 @@ public abstract sealed class MpaHandshaker permits MpaInitiator, MpaResponder {
         return last = o;
     }
 
-    /** Strict timing (siw): bytes after the peer's frame fail the set-up. */
+    /** Strict timing (RFC 5044 section 7.1.1, the default): bytes after the peer's frame fail the set-up. */
     Outcome timingViolation(int left) {
         return fail(new MpaFailure(MpaFailure.Reason.BYTES_AFTER_SETUP_FRAME, LlpError.INVALID_SETUP_FRAME, false,
                 null, left + " bytes followed the set-up frame"), null, null, left);

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * Immutable connection set-up options for {@link MpaInitiator} and {@link MpaResponder}.
  * Defaults interoperate with Linux siw: revision 2 (RFC 6581), CRC wanted, no markers,
- * IRD/ORD 16/16 raised up to 128, relaxed IRD/ORD adjustment, no peer-to-peer mode.
+ * IRD/ORD 16/16 raised up to 128, relaxed IRD/ORD adjustment, no peer-to-peer mode, the RFC 5044
+ * timing rule enforced (no bytes accepted behind the peer's set-up frame).
  */
 public final class MpaOptions {
     private final int revision;
@@ -95,12 +96,25 @@ public final class MpaOptions {
         return privateData.clone();
     }
 
-    /** Cap on the PD_Length we accept, and send (512 by RFC 5044; 256 for siw). */
+    /** Cap on the PD_Length we send (512 by RFC 5044; 256 keeps siw alive). */
     public int maxPrivateData() {
         return maxPrivateData;
     }
 
-    /** Fail with BYTES_AFTER_SETUP_FRAME when bytes follow the peer's frame (siw's rule). */
+    /**
+     * Largest PD_Length accepted in the peer's frame: RFC 5044 section 7.1 allows 512 whatever our
+     * own sending cap is, so at least 512 (more only when the sending cap is set higher).
+     */
+    public int receivePrivateDataLimit() {
+        return Math.max(MpaSetupFrame.MAX_PRIVATE_DATA, maxPrivateData);
+    }
+
+    /**
+     * RFC 5044 section 7.1.1 timing rule (default true): the initiator sends no FPDU before it has
+     * received the Reply, the responder none before the initiator's first FPDU, so bytes behind the
+     * peer's set-up frame in the same read fail the set-up with BYTES_AFTER_SETUP_FRAME (LLP 0x04).
+     * False is the leniency option: such bytes are left for the FPDU decoder.
+     */
     public boolean strictTiming() {
         return strictTiming;
     }
@@ -140,7 +154,7 @@ public final class MpaOptions {
         private List<RtrType> rtrTypes = List.of(RtrType.WRITE, RtrType.READ, RtrType.SEND);
         private byte[] privateData = new byte[0];
         private int maxPrivateData = MpaSetupFrame.MAX_PRIVATE_DATA;
-        private boolean strictTiming;
+        private boolean strictTiming = true;
         private Duration timeout;
 
         private Builder() {

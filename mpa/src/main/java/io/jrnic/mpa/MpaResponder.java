@@ -48,6 +48,18 @@ public final class MpaResponder extends MpaHandshaker {
         return set(new Outcome(Outcome.Status.REQUEST_RECEIVED, null, req, null, null, left));
     }
 
+    /**
+     * More bytes arrived behind the Request while the application decides (before our Reply is
+     * sent): under the timing rule (RFC 5044 section 7.1.1, {@link MpaOptions#strictTiming()}) the
+     * initiator had no right to send them, so the set-up FAILS with BYTES_AFTER_SETUP_FRAME; when
+     * lenient they are counted in {@link Outcome#bytesLeft()} and left for the FPDU decoder.
+     */
+    public Outcome bytesBeforeReply(int n) {
+        expect(State.AWAIT_DECISION, "bytesBeforeReply()");
+        left += n;
+        return options.strictTiming() && left > 0 ? timingViolation(left) : outcome();
+    }
+
     /** The Request, once received. */
     public MpaSetupFrame request() {
         return request;

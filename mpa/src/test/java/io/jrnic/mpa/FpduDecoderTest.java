@@ -253,4 +253,89 @@ class FpduDecoderTest {
             s.release();
         }
     }
+
+    /** Stream position of logical FPDU octet {@code k} (ULPDU_Length = 0) of an FPDU whose length field is at {@code lengthPos}. */
+    private static long rawPosition(boolean markers, long lengthPos, long k) {
+        long raw = lengthPos + k;
+        for (long m = (lengthPos / Markers.INTERVAL + 1) * Markers.INTERVAL; markers && m <= raw; m += Markers.INTERVAL) {
+            raw += Markers.LENGTH;
+        }
+        return raw;
+    }
+
+    /**
+     * RFC 5044 section 4.1: the decoder reports each FPDU's PAD (stream position and octets), markers
+     * accounted for; a non-zero pad is counted, never an error. Every ULPDU length 0..600 in one stream,
+     * pads poisoned at positions worked out independently.
+     */
+    @Test
+    void padPositionAndOctetsAreReportedForEveryFpduWithAndWithoutMarkers() {
+        for (boolean markers : new boolean[] {false, true}) {
+            int[] sizes = new int[601];
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = i;
+            }
+            ByteBuf s = stream(false, markers, sizes);
+            long[] lengthPos = new long[sizes.length];
+            long[] padPos = new long[sizes.length];
+            try {
+                FpduDecoder[] dec = new FpduDecoder[1];
+                int[] seen = {0};
+                dec[0] = new FpduDecoder(false, markers, new FpduListener() {
+                    @Override
+                    public void onFpdu(ByteBuf ulpdu, long pos, CrcCheck crc) {
+                        int n = seen[0]++;
+                        assertEquals(padPos[n], dec[0].lastPadOffset(), "FPDU of " + n + " octets, markers " + markers);
+                        assertEquals(Markers.pad(n), dec[0].lastPadLength());
+                        int expected = 0;
+                        for (int i = 0; i < Markers.pad(n); i++) {
+                            expected = expected << 8 | (0xA0 + i);
+                        }
+                        assertEquals(expected, dec[0].lastPad());
+                    }
+
+                    @Override
+                    public void onError(LlpError error, long pos, String detail) {
+                        throw new AssertionError(detail);
+                    }
+                });
+                // where each FPDU's length field and pad are, from the sizes alone (independent of the decoder)
+                long pos = 0;
+                for (int n = 0; n < sizes.length; n++) {
+                    long lp = markers && pos % Markers.INTERVAL == 0 ? pos + Markers.LENGTH : pos;
+                    lengthPos[n] = lp;
+                    // an empty pad is "just after the ULPDU", before a marker that may follow it
+                    padPos[n] = Markers.pad(n) > 0 ? rawPosition(markers, lp, 2L + n) : rawPosition(markers, lp, 1L + n) + 1;
+                    for (int i = 0; i < Markers.pad(n); i++) {
+                        assertEquals(0, s.getByte((int) padPos[n] + i), "the encoder sends a zero pad");
+                        s.setByte((int) padPos[n] + i, 0xA0 + i);
+                    }
+                    long end = rawPosition(markers, lp, Markers.contentLength(n) - 4L);
+                    pos = end + 4;
+                }
+                assertEquals(s.writerIndex(), pos, "the model covers the stream exactly");
+                dec[0].feed(s);
+                assertEquals(sizes.length, seen[0]);
+                assertEquals(java.util.Arrays.stream(sizes).filter(n -> Markers.pad(n) > 0).count(), dec[0].nonZeroPads());
+                assertEquals(0, dec[0].crcErrors() + dec[0].markerErrors());
+            } finally {
+                s.release();
+            }
+        }
+    }
+
+    @Test
+    void padOctetsAreReportedAsHex() {
+        ByteBuf s = stream(false, false, 5);
+        try {
+            s.setByte(7, 0x5A);
+            FpduDecoder dec = new FpduDecoder(false, false, new Recorder());
+            dec.feed(s);
+            assertEquals(7, dec.lastPadOffset());
+            assertEquals("5a", dec.lastPadHex());
+            assertEquals(1, dec.nonZeroPads());
+        } finally {
+            s.release();
+        }
+    }
 }

@@ -235,8 +235,8 @@ class MpaHandshakeTest {
         assertFalse(o.failure().terminate());
 
         Outcome big = feedRequest(MpaOptions.builder().maxPrivateData(256).build(),
-                MpaSetupFrame.builder(Kind.REQUEST).v2Words(MpaV2Words.of(1, 1)).privateData(new byte[253]).build());
-        assertSame(Reason.PRIVATE_DATA_TOO_LONG, big.failure().reason());
+                MpaSetupFrame.builder(Kind.REQUEST).v2Words(MpaV2Words.of(1, 1)).privateData(new byte[509]).build());
+        assertSame(Reason.PRIVATE_DATA_TOO_LONG, big.failure().reason(), "PD_Length 513 is over RFC 5044's 512");
 
         Outcome enh = replyWith(MpaOptions.defaults(), MpaSetupFrame.builder(Kind.REPLY).build());
         assertSame(Reason.ENHANCED_MISMATCH, enh.failure().reason());
@@ -246,6 +246,58 @@ class MpaHandshakeTest {
         noWords.release();
         assertSame(Reason.INVALID_LENGTH, len.failure().reason());
         assertSame(LlpError.INVALID_SETUP_FRAME, len.failure().llpError());
+    }
+
+    /** RFC 5044 section 7.1: up to 512 bytes of private data are accepted whatever our own sending cap. */
+    @Test
+    void privateDataUpTo512IsAcceptedOnReceiveWhateverOurSendingCap() {
+        MpaOptions siwCap = MpaOptions.builder().maxPrivateData(MpaSetupFrame.SIW_MAX_PRIVATE_DATA).build();
+        for (int app : new int[] {253, 508}) {
+            Outcome req = feedRequest(siwCap,
+                    MpaSetupFrame.builder(Kind.REQUEST).v2Words(MpaV2Words.of(1, 1)).privateData(new byte[app]).build());
+            assertSame(Status.REQUEST_RECEIVED, req.status(), "Request with PD_Length " + (app + 4));
+            assertEquals(app, req.peerFrame().privateData().length);
+            Outcome rep = replyWith(siwCap, reply().privateData(new byte[app]).build());
+            assertSame(Status.DONE, rep.status(), "Reply with PD_Length " + (app + 4));
+            assertEquals(app, rep.parameters().peerPrivateData().length);
+        }
+        Outcome over = replyWith(siwCap, reply().privateData(new byte[509]).build());
+        assertSame(Reason.PRIVATE_DATA_TOO_LONG, over.failure().reason());
+        assertSame(LlpError.INVALID_SETUP_FRAME, over.failure().llpError());
+    }
+
+    /**
+     * RFC 5044 section 7.1.1: the initiator sends no FPDU before it has the Reply. Bytes pipelined behind
+     * the Request, in the same read or before the Reply, fail the set-up by default; leniency keeps them.
+     */
+    @Test
+    void bytesPipelinedBehindTheRequestAreRefusedByDefaultAndKeptWhenLenient() {
+        assertTrue(MpaOptions.defaults().strictTiming());
+        MpaInitiator ini = new MpaInitiator(MpaOptions.defaults());
+        ByteBuf req = ini.request();
+        req.writeBytes(new byte[] {0, 14, 1, 2});
+        Outcome o = new MpaResponder(MpaOptions.defaults()).feed(req);
+        req.release();
+        assertSame(Reason.BYTES_AFTER_SETUP_FRAME, o.failure().reason());
+        assertSame(LlpError.INVALID_SETUP_FRAME, o.failure().llpError());
+
+        for (boolean strict : new boolean[] {true, false}) {
+            MpaResponder res = new MpaResponder(MpaOptions.builder().strictTiming(strict).build());
+            ByteBuf alone = new MpaInitiator(MpaOptions.defaults()).request();
+            assertSame(Status.REQUEST_RECEIVED, res.feed(alone).status());
+            alone.release();
+            Outcome later = res.bytesBeforeReply(8);
+            if (strict) {
+                assertSame(Reason.BYTES_AFTER_SETUP_FRAME, later.failure().reason(), "an FPDU before our Reply");
+                assertThrows(IllegalStateException.class, res::accept);
+            } else {
+                assertSame(Status.REQUEST_RECEIVED, later.status());
+                Outcome done = res.accept();
+                assertSame(Status.DONE, done.status());
+                assertEquals(8, done.bytesLeft());
+                done.toSend().release();
+            }
+        }
     }
 
     private static Outcome feedRequest(MpaOptions r, MpaSetupFrame request) {

@@ -10,8 +10,9 @@ import io.netty.buffer.ByteBuf;
  * Header checks of a received ULPDU, before placement, in Linux siw's order and then the RFC's
  * remaining rules. {@link #validate} returns the error to put in the Terminate, or null.
  * <ol>
- * <li>ULPDU shorter than the 2-byte control word: RDMAP remote operation 0xFF (unspecified).</li>
- * <li>DDP version (DV) not 1: DDP tagged 0x04 / untagged 0x06 (RFC 5041 section 7.2; siw checks it).</li>
+ * <li>DDP first ({@link DdpControl#checkHeader}, RFC 5041 section 7.2): a ULPDU too short for the
+ *     control word, DV not 1 (DDP tagged 0x04 / untagged 0x06; siw checks it), a ULPDU too short for
+ *     the DDP header its T bit implies (DDP 0/0x00: DDP is the layer that cannot parse it).</li>
  * <li>RDMAP version (RV) not 1: RDMAP remote operation 0x05 (RFC 5040 section 7.2; siw).</li>
  * <li>Opcode undefined (0xC..0xF), or 0x8..0xB when RFC 7306 is not enabled: remote operation 0x06 (siw).</li>
  * <li>ULPDU shorter than the DDP header plus the opcode's fixed RDMAP header: remote operation 0xFF
@@ -21,6 +22,9 @@ import io.netty.buffer.ByteBuf;
  * <li>QN: above 3 is DDP untagged 0x01 invalid QN (RFC 5041 section 7.2); a defined QN that is not
  *     the opcode's queue (e.g. a Read Request on QN 0) is remote operation 0x06. Strict extra: siw
  *     checks neither.</li>
+ * <li>A message that is its header alone (Read Request, RFC 5040 section 4.4; Immediate Data, Atomic
+ *     Request and Response, RFC 7306 sections 8.1-8.2) with bytes beyond that header: remote
+ *     operation 0xFF (RFC 5040 section 7.2 has no closer row; siw refuses such a Read Request too).</li>
  * </ol>
  * Reserved bits (DDP 0x3C00, RDMAP 0x0030, RsvdULP of untagged messages other than Send with
  * Invalidate) are sent as zero and not checked on receive (RFC 5041 section 4, RFC 5040 section 4):
@@ -50,14 +54,12 @@ public final class RdmapValidator {
     public IwarpError validate(ByteBuf buf, int offset, int ulpduLength) {
         opcode = null;
         reservedBitsViolated = false;
-        if (ulpduLength < DdpControl.LENGTH) {
-            return RdmapError.OPERATION_UNSPECIFIED;
+        DdpError ddp = DdpControl.checkHeader(buf, offset, ulpduLength);
+        if (ddp != null) {
+            return ddp;
         }
         int control = buf.getUnsignedShort(offset);
         boolean tagged = DdpControl.isTagged(control);
-        if (DdpControl.ddpVersion(control) != DdpControl.DDP_VERSION) {
-            return tagged ? DdpError.TAGGED_INVALID_VERSION : DdpError.UNTAGGED_INVALID_VERSION;
-        }
         if (RdmapControl.rdmapVersion(control) != RdmapControl.RDMAP_VERSION) {
             return RdmapError.INVALID_RDMAP_VERSION;
         }
@@ -84,6 +86,9 @@ public final class RdmapValidator {
             if (!op.carriesInvalidateStag() && UntaggedHeader.rsvdUlp(buf, offset) != 0) {
                 reservedBitsViolated = true;
             }
+        }
+        if (!op.carriesPayload() && op != RdmapOpcode.TERMINATE && ulpduLength > op.headerLength()) {
+            return RdmapError.OPERATION_UNSPECIFIED;
         }
         opcode = op;
         return null;

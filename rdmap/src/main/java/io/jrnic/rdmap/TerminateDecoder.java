@@ -16,11 +16,19 @@ import io.netty.buffer.ByteBuf;
  *     Segment Length 0 and puts the read size where the attached DDP header's MSN belongs: a 0 length
  *     there is replaced by the real length of a Read Request segment (18 + 28 = 46); the attached
  *     bytes are kept as received (so that header's MSN field must not be trusted).</li>
+ * <li>{@link Mode#EITHER}: a stack tester's reading of an unknown peer: the RFC layout when it
+ *     gives a well-formed Terminate whose triple is a row of the error table, else the siw layout
+ *     when that does, else whichever of the two parses (RFC first). {@link #decodeMatch} reports
+ *     which layout matched.</li>
  * </ul>
  * jrnic never encodes the siw layout.
  */
 public final class TerminateDecoder {
-    public enum Mode { STRICT, SIW_QUIRK }
+    public enum Mode { STRICT, SIW_QUIRK, EITHER }
+
+    /** A decoded Terminate and the layout it was read in (STRICT or SIW_QUIRK, never EITHER). */
+    public record Match(Terminate terminate, Mode layout) {
+    }
 
     /** Length of a Read Request segment: untagged DDP header + Read Request header. */
     static final int READ_REQUEST_SEGMENT_LENGTH = UntaggedHeader.HEADER_LENGTH + ReadRequestHeader.LENGTH;
@@ -35,6 +43,11 @@ public final class TerminateDecoder {
      * @throws MalformedTerminateException when the bytes are not such a Terminate
      */
     public static Terminate decode(ByteBuf buf, int offset, int ulpduLength, Mode mode) {
+        return decodeMatch(buf, offset, ulpduLength, mode).terminate();
+    }
+
+    /** As {@link #decode}, also telling which layout matched (the one asked, unless {@link Mode#EITHER}). */
+    public static Match decodeMatch(ByteBuf buf, int offset, int ulpduLength, Mode mode) {
         if (ulpduLength < Terminate.FIXED_LENGTH || offset < 0 || offset > buf.writerIndex() || ulpduLength > buf.writerIndex() - offset) {
             throw new MalformedTerminateException("Terminate ULPDU of " + ulpduLength + " bytes, at least "
                     + Terminate.FIXED_LENGTH + " needed (or beyond the buffer)");
@@ -51,8 +64,45 @@ public final class TerminateDecoder {
         if (qn != RdmapOpcode.QN_TERMINATE || mo != 0) {
             throw new MalformedTerminateException("Terminate with QN " + qn + ", MO " + mo + " (QN 2, MO 0 required)");
         }
-        return decodeTerminateHeader(buf, offset + UntaggedHeader.HEADER_LENGTH,
+        return matchTerminateHeader(buf, offset + UntaggedHeader.HEADER_LENGTH,
                 ulpduLength - UntaggedHeader.HEADER_LENGTH, mode);
+    }
+
+    /**
+     * The Terminate from its Control word ({@code length} bytes to the end of the ULPDU) in
+     * {@code mode}; for {@link Mode#EITHER} the first layout that gives a known error, else the
+     * first that parses.
+     *
+     * @throws MalformedTerminateException when no allowed layout parses
+     */
+    public static Match matchTerminateHeader(ByteBuf buf, int offset, int length, Mode mode) {
+        if (mode != Mode.EITHER) {
+            return new Match(decodeTerminateHeader(buf, offset, length, mode), mode);
+        }
+        Match rfc = tryLayout(buf, offset, length, Mode.STRICT);
+        if (rfc != null && isKnown(rfc.terminate())) {
+            return rfc;
+        }
+        Match siw = tryLayout(buf, offset, length, Mode.SIW_QUIRK);
+        if (siw != null && (isKnown(siw.terminate()) || rfc == null)) {
+            return siw;
+        }
+        if (rfc != null) {
+            return rfc;
+        }
+        return new Match(decodeTerminateHeader(buf, offset, length, Mode.STRICT), Mode.STRICT); // throws
+    }
+
+    private static Match tryLayout(ByteBuf buf, int offset, int length, Mode mode) {
+        try {
+            return new Match(decodeTerminateHeader(buf, offset, length, mode), mode);
+        } catch (MalformedTerminateException e) {
+            return null;
+        }
+    }
+
+    private static boolean isKnown(Terminate t) {
+        return ErrorCodes.isKnown(t.layer(), t.errorType(), t.errorCode());
     }
 
     /**
@@ -62,6 +112,9 @@ public final class TerminateDecoder {
      * @throws MalformedTerminateException when the attachments do not fit the length
      */
     public static Terminate decodeTerminateHeader(ByteBuf buf, int offset, int length, Mode mode) {
+        if (mode == Mode.EITHER) {
+            return matchTerminateHeader(buf, offset, length, mode).terminate();
+        }
         if (length < TerminateHeader.CONTROL_LENGTH || offset < 0 || offset > buf.writerIndex() || length > buf.writerIndex() - offset) {
             throw new MalformedTerminateException("Terminate header of " + length + " bytes (or beyond the buffer)");
         }

@@ -86,16 +86,36 @@ class RdmapValidatorTest {
     }
 
     @Test
-    void truncatedHeadersAreUnspecifiedRemoteOperation() {
+    void truncatedRdmapHeaderIsUnspecifiedRemoteOperation() {
         assertEquals(RdmapError.OPERATION_UNSPECIFIED, untagged(validator, 0x4141, 0, 1, 27), "Read Request short");
-        ByteBuf buf = Unpooled.buffer(4);
+    }
+
+    /** A ULPDU too short for its DDP header is answered by DDP (0/0x00), never RDMAP 2/0xFF. */
+    @Test
+    void ulpduShorterThanTheDdpHeaderIsDdpError() {
+        ByteBuf buf = Unpooled.buffer(20);
         try {
-            buf.writeShort(0xC140).writeShort(0);
-            assertEquals(RdmapError.OPERATION_UNSPECIFIED, validator.validate(buf, 0, 1));
-            assertEquals(RdmapError.OPERATION_UNSPECIFIED, validator.validate(buf, 0, 4));
+            buf.writeShort(0xC140).writeZero(18);
+            for (int len : new int[] {0, 1, 4, 13}) {
+                assertEquals(DdpError.LOCAL_CATASTROPHIC, validator.validate(buf, 0, len), "tagged ULPDU of " + len);
+            }
+            buf.setShort(0, 0x4143);
+            assertEquals(DdpError.LOCAL_CATASTROPHIC, validator.validate(buf, 0, 17), "untagged ULPDU of 17");
+            assertNull(validator.validate(buf, 0, 18));
         } finally {
             buf.release();
         }
+    }
+
+    /** RFC 5040 section 4.4: a Read Request is its header; bytes beyond it are remote operation 0xFF. */
+    @Test
+    void readRequestLongerThanItsHeaderIsTerminated() {
+        assertNull(untagged(validator, 0x4141, 0, 1, ReadRequestHeader.LENGTH));
+        assertEquals(RdmapError.OPERATION_UNSPECIFIED, untagged(validator, 0x4141, 0, 1, ReadRequestHeader.LENGTH + 1));
+        assertEquals(RdmapError.OPERATION_UNSPECIFIED, untagged(validator, 0x4141, 0, 1, ReadRequestHeader.LENGTH + 100));
+        assertEquals(RdmapError.OPERATION_UNSPECIFIED,
+                untagged(validator, 0x414A, 0, 1, AtomicRequestHeader.LENGTH + 4), "Atomic Request too");
+        assertNull(untagged(validator, 0x4147, 0, 2, 4 + 30), "a Terminate's attachments vary");
     }
 
     @Test

@@ -140,6 +140,33 @@ class TerminateTest {
         assertTrue(encodeHex(t, 1).startsWith(TERMINATE_DDP_HEADER + "1202c000"));
     }
 
+    private static TerminateDecoder.Match matchHex(String s) {
+        ByteBuf buf = Unpooled.wrappedBuffer(hex(s));
+        try {
+            return TerminateDecoder.decodeMatch(buf, 0, buf.readableBytes(), TerminateDecoder.Mode.EITHER);
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** Accept either layout and report which matched: siw's bytes read as siw, RFC bytes as RFC. */
+    @Test
+    void eitherModeReadsBothLayoutsAndReportsWhichMatched() {
+        TerminateDecoder.Match siw = matchHex(TERMINATE_DDP_HEADER + "21020300" + "0020" + SEND_HEADER_MSN5);
+        assertSame(TerminateDecoder.Mode.SIW_QUIRK, siw.layout());
+        assertSame(DdpError.NO_BUFFER, siw.terminate().error());
+        assertTrue(siw.terminate().d());
+        String rfc = encodeHex(Terminate.of(DdpError.NO_BUFFER), 1);
+        TerminateDecoder.Match r = matchHex(rfc);
+        assertSame(TerminateDecoder.Mode.STRICT, r.layout());
+        assertSame(DdpError.NO_BUFFER, r.terminate().error());
+        // RDMAP remote protection 0x09 in the RFC layout: byte 0 = 0x01, which siw would read as layer 1 etype 0
+        TerminateDecoder.Match p = matchHex(encodeHex(Terminate.of(RdmapError.STAG_CANNOT_BE_INVALIDATED), 1));
+        assertSame(TerminateDecoder.Mode.STRICT, p.layout());
+        assertSame(RdmapError.STAG_CANNOT_BE_INVALIDATED, p.terminate().error());
+        assertThrows(MalformedTerminateException.class, () -> matchHex(TERMINATE_DDP_HEADER.substring(0, 20)));
+    }
+
     @Test
     void siwReadRequestAttachmentQuirkIsNormalised() {
         // RDMAP remote protection invalid STag (layer 0, etype 1): siw byte 0x10; D|R = 0x06;

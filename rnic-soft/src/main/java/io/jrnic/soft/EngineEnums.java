@@ -1,10 +1,12 @@
 package io.jrnic.soft;
 
+import io.jrnic.rdmap.TerminateDecoder;
 import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
 import io.jrnic.soft.engine.Trigger;
 import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.QpTrigger;
+import io.jrnic.verbs.TerminateLayout;
 import io.jrnic.verbs.WrOpcode;
 
 /**
@@ -13,6 +15,23 @@ import io.jrnic.verbs.WrOpcode;
  */
 final class EngineEnums {
     private EngineEnums() {
+    }
+
+    /** The connection's Terminate reading (verbs) as the decoder's mode. */
+    static TerminateDecoder.Mode terminateMode(TerminateLayout l) {
+        return switch (l) {
+            case RFC -> TerminateDecoder.Mode.STRICT;
+            case SIW -> TerminateDecoder.Mode.SIW_QUIRK;
+            case EITHER -> TerminateDecoder.Mode.EITHER;
+        };
+    }
+
+    /** The layout a Terminate was read in (STRICT or SIW_QUIRK) for the TerminateInfo. */
+    static TerminateLayout terminateLayout(TerminateDecoder.Mode m) {
+        return switch (m) {
+            case STRICT, EITHER -> TerminateLayout.RFC;
+            case SIW_QUIRK -> TerminateLayout.SIW;
+        };
     }
 
     static SqOpcode opcode(WrOpcode op) {

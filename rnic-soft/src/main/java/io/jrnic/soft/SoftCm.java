@@ -92,7 +92,6 @@ final class SoftCm implements CmSpi {
                                   HandOverUpcalls up) {
         ConnectOptions o = options.connectOptions();
         MpaConfig cfg = config(o, options.isInitiator());
-        cfg = cfg.withMpa(cfg.mpa().toBuilder().strictTiming(options.strictTiming()).build());
         HandOverEvents ev = handOverEvents(up, o);
         SoftConnection c;
         if (stream instanceof java.nio.channels.SocketChannel s) {
@@ -229,10 +228,10 @@ final class SoftCm implements CmSpi {
                 .markersRx(o.markers()).ird(o.ird()).ord(o.ord()).maxIrd(Math.min(maxIrd, MpaV2Words.MAX_VALUE))
                 .relaxedIrdOrd(true).p2p(initiator ? o.isPeerToPeer() : o.mpaRevision() == 2)
                 .rtrTypes(rtr.toArray(new io.jrnic.mpa.RtrType[0])).privateData(o.privateData())
-                .maxPrivateData(o.privateDataCap())
+                .maxPrivateData(o.privateDataCap()).strictTiming(!o.lenientTiming())
                 .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();
         return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
-                o.mpaRequestTimeout().toMillis());
+                o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()));
     }
 
     @Override

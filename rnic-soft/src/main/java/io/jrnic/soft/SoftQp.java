@@ -265,7 +265,10 @@ final class SoftQp implements QpSpi, QpListener {
         }
     }
 
-    private static TerminateInfo info(Terminate t, boolean received) {
-        return t == null ? null : new TerminateInfo(t.layer(), t.errorType(), t.errorCode(), received);
+    /** A Terminate sent is always in the RFC layout; one received in the layout the engine read it. */
+    private TerminateInfo info(Terminate t, boolean received) {
+        return t == null ? null : new TerminateInfo(t.layer(), t.errorType(), t.errorCode(), received,
+                received ? EngineEnums.terminateLayout(engine.receivedTerminateLayout())
+                        : io.jrnic.verbs.TerminateLayout.RFC);
     }
 }

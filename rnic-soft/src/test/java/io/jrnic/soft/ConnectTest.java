@@ -62,6 +62,29 @@ class ConnectTest {
         }
     }
 
+    /** RFC 5044 section 7.1: 257..512 bytes of private data are accepted on receive, whatever our 256 sending cap. */
+    @Test
+    void privateDataOf257To512IsAcceptedInTheRequestAndTheReply() throws Exception {
+        byte[] req = new byte[500];
+        byte[] rep = new byte[300];
+        java.util.Arrays.fill(req, (byte) 'q');
+        java.util.Arrays.fill(rep, (byte) 'r');
+        ConnectOptions big = ConnectOptions.defaults().privateDataCap(ConnectOptions.MPA_MAX_PRIVATE_DATA);
+        ConnectOptions rtr = ConnectOptions.defaults().peerToPeer(RtrType.WRITE); // the responder is established at once
+        try (SoftPair p = new SoftPair(big.peerToPeer(RtrType.WRITE).privateData(req), big, AcceptOptions.defaults().privateData(rep), null)) {
+            assertArrayEquals(req, p.connB().peerPrivateData(), "Request of PD_Length 504");
+            assertArrayEquals(rep, p.connA.peerPrivateData());
+        }
+        // the other way round: a default (256-cap) initiator receives a 304-byte Reply
+        try (SoftPair p = new SoftPair(rtr, big, AcceptOptions.defaults().privateData(rep), null)) {
+            assertArrayEquals(rep, p.connA.peerPrivateData());
+        }
+        try (SoftPair p = new SoftPair(big.peerToPeer(RtrType.WRITE).privateData(req), ConnectOptions.defaults(),
+                AcceptOptions.defaults(), null)) {
+            assertArrayEquals(req, p.connB().peerPrivateData(), "a 256-cap listener receives a 504-byte Request");
+        }
+    }
+
     @Test
     void rejectCarriesThePrivateDataAndLeavesTheQpIdle() throws Exception {
         try (SoftPair.Side a = new SoftPair.Side("A"); SoftPair.Side b = new SoftPair.Side("B")) {

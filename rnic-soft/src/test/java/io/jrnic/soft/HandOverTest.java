@@ -123,8 +123,9 @@ class HandOverTest {
             int expected = requestThenFpdus(payload).length;
             assertEquals("LAST LINE", readLine(s[1], buf, expected));
             assertEquals(expected, buf.flip().remaining(), "the Request and both FPDUs were read in streaming mode");
-            Connection cb = b.cm.handOver(s[1], buf, b.qp, HandOverOptions.responder(ConnectOptions.defaults()))
-                    .get(10, TimeUnit.SECONDS);
+            // FPDUs pipelined behind the Request break RFC 5044's timing rule: accepted only when lenient
+            Connection cb = b.cm.handOver(s[1], buf, b.qp,
+                    HandOverOptions.responder(ConnectOptions.defaults()).strictTiming(false)).get(10, TimeUnit.SECONDS);
             assertEquals(QpState.RTS, b.qp.state());
             assertEquals(77, b.awaitOne().id());
             assertArrayEquals(payload, targetB.inbox);

@@ -185,4 +185,152 @@ class RawPeerTest {
             }
         });
     }
+
+    // ---- RFC deviations a stack tester finds (issue 8), each answered at the layer that detects it
+
+    /** A Send whose MSN lies beyond the receive window (1024 receives deep): the MSN range (DDP 2/0x03) comes before "no buffer". */
+    @Test
+    void sendWithAnMsnBeyondTheReceiveWindowIsDdpMsnRangeNotNoBuffer() throws Exception {
+        exchange(ulpdu(RdmapControl.controlWord(RdmapOpcode.SEND, true),
+                u -> u.writeInt(0).writeInt(0).writeInt(5000).writeInt(0).writeInt(0xABCD)), false,
+                new TerminateInfo(1, 2, 0x03, false));
+    }
+
+    /** A Send whose MSN is inside the window but has no posted receive is still "no buffer" (2/0x02). */
+    @Test
+    void sendInsideTheWindowWithoutAPostedReceiveIsDdpNoBuffer() throws Exception {
+        exchange(ulpdu(RdmapControl.controlWord(RdmapOpcode.SEND, true),
+                u -> u.writeInt(0).writeInt(0).writeInt(1).writeInt(0).writeInt(0xABCD)), false,
+                new TerminateInfo(1, 2, 0x02, false));
+    }
+
+    /** A Write starting 16 bytes below a zero-based region (TO near 2^64) is base-and-bounds 1/0x01, not TO wrap. */
+    @Test
+    void writeBelowTheRegionBaseIsDdpBaseAndBounds() throws Exception {
+        byte[] target = new byte[64];
+        exchange(side -> {
+            MemoryRegion mr = side.pd.register(target, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            return ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true),
+                    u -> u.writeInt(mr.stag()).writeLong(-16L).writeZero(32));
+        }, false, new TerminateInfo(1, 1, 0x01, false), side -> {
+            for (byte x : target) {
+                assertEquals(0, x, "nothing placed");
+            }
+        });
+    }
+
+    /** RFC 5040 section 4.4: a Read Request is its 28-byte header; a longer ULPDU is RDMAP 2/0xFF with D and R. */
+    @Test
+    void readRequestLongerThanItsHeaderIsRdmapRemoteOperationUnspecified() throws Exception {
+        Terminate t = exchange(ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_REQUEST, true),
+                u -> u.writeInt(0).writeInt(1).writeInt(1).writeInt(0)
+                        .writeInt(0x500).writeLong(0).writeInt(0).writeInt(0x600).writeLong(0).writeInt(0xDEAD)), false,
+                new TerminateInfo(0, 2, 0xFF, false));
+        assertTrue(t.d() && t.r());
+        assertEquals(50, t.ddpSegmentLength());
+    }
+
+    /** Send with Invalidate, and with SE and Invalidate, of an STag that cannot be invalidated: RDMAP 1/0x09. */
+    @Test
+    void sendWithInvalidateOfAnStagThatCannotBeInvalidatedIsRdmapRemoteProtection0x09() throws Exception {
+        for (RdmapOpcode op : new RdmapOpcode[] {RdmapOpcode.SEND_WITH_INVALIDATE, RdmapOpcode.SEND_WITH_SE_AND_INVALIDATE}) {
+            exchange(side -> {
+                side.qp.postRecv(io.jrnic.verbs.RecvWr.of(1, side.pd.register(new byte[16], Access.LOCAL_WRITE).sge(0, 16)));
+                return ulpdu(RdmapControl.controlWord(op, true),
+                        u -> u.writeInt(0x7777_0000).writeInt(0).writeInt(1).writeInt(0).writeInt(0xABCD));
+            }, false, new TerminateInfo(0, 1, 0x09, false), side -> { });
+        }
+    }
+
+    /** An FPDU whose ULPDU is shorter than a DDP header: DDP answers (0/0x00), not RDMAP 2/0xFF. */
+    @Test
+    void ulpduShorterThanADdpHeaderIsADdpError() throws Exception {
+        for (int len : new int[] {1, 10}) {
+            Terminate t = exchange(ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true),
+                    u -> u.writeZero(8)).writerIndex(len), false,
+                    new TerminateInfo(1, 0, 0x00, false));
+            assertTrue(!t.d(), "no whole DDP header to attach");
+        }
+    }
+
+    /** The Request followed, in the same write, by a Send of "ping" (MSN 1) framed with CRC. */
+    private static ByteBuf requestWithAPipelinedSend(io.jrnic.mpa.MpaInitiator init) {
+        ByteBuf out = init.request();
+        ByteBuf send = ulpdu(RdmapControl.controlWord(RdmapOpcode.SEND, true),
+                u -> u.writeInt(0).writeInt(0).writeInt(1).writeInt(0).writeBytes("ping".getBytes()));
+        new io.jrnic.mpa.FpduEncoder(true, false).encode(send, out);
+        send.release();
+        return out;
+    }
+
+    /** RFC 5044 section 7.1.1: an initiator sends no FPDU before the Reply; one pipelined behind the Request fails the set-up. */
+    @Test
+    void fpduPipelinedBehindTheRequestFailsTheSetupByDefault() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
+            java.util.concurrent.atomic.AtomicBoolean asked = new java.util.concurrent.atomic.AtomicBoolean();
+            l.onConnectRequest(r -> {
+                asked.set(true);
+                r.accept(b.qp, AcceptOptions.defaults());
+            });
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                s.setSoTimeout(10_000);
+                write(s.getOutputStream(), requestWithAPipelinedSend(
+                        new io.jrnic.mpa.MpaInitiator(io.jrnic.mpa.MpaOptions.defaults())));
+                assertEquals(-1, s.getInputStream().read(), "closed, no Reply");
+            }
+            assertTrue(!asked.get(), "the application never saw the Request");
+            assertEquals(QpState.IDLE, b.qp.state());
+        }
+    }
+
+    /** Leniency ({@link ConnectOptions#lenientTiming}): the pipelined Send is kept and delivered after the Reply. */
+    @Test
+    void fpduPipelinedBehindTheRequestIsDeliveredWhenTheListenerIsLenient() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            MemoryRegion mr = b.pd.register(new byte[16], Access.LOCAL_WRITE);
+            b.qp.postRecv(io.jrnic.verbs.RecvWr.of(7, mr.sge(0, 16)));
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0),
+                    ConnectOptions.defaults().lenientTiming(true));
+            l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                s.setSoTimeout(10_000);
+                io.jrnic.mpa.MpaInitiator init = new io.jrnic.mpa.MpaInitiator(io.jrnic.mpa.MpaOptions.defaults());
+                write(s.getOutputStream(), requestWithAPipelinedSend(init));
+                io.jrnic.verbs.Completion c = b.awaitOne();
+                assertEquals(7, c.id());
+                assertEquals(io.jrnic.verbs.CompletionStatus.SUCCESS, c.status(), c.toString());
+                assertEquals(4, c.byteLength());
+            }
+        }
+    }
+
+    /**
+     * The timing rule also covers an FPDU that arrives in a later read, while the application has not
+     * answered the Request yet: the set-up fails at once (no Reply), and a late accept fails.
+     */
+    @Test
+    void fpduArrivingBeforeTheReplyIsSentFailsTheSetup() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0),
+                    ConnectOptions.defaults().mpaRequestTimeout(java.time.Duration.ofSeconds(60)));
+            java.util.concurrent.CompletableFuture<io.jrnic.verbs.ConnectRequest> asked =
+                    new java.util.concurrent.CompletableFuture<>();
+            l.onConnectRequest(asked::complete);
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                s.setSoTimeout(10_000);
+                io.jrnic.mpa.MpaInitiator init = new io.jrnic.mpa.MpaInitiator(io.jrnic.mpa.MpaOptions.defaults());
+                ByteBuf both = requestWithAPipelinedSend(init);
+                ByteBuf request = both.readRetainedSlice(init.requestFrame().encodedLength());
+                write(s.getOutputStream(), request);
+                io.jrnic.verbs.ConnectRequest req = asked.get(10, TimeUnit.SECONDS);
+                write(s.getOutputStream(), both); // the Send, before any Reply
+                assertEquals(-1, s.getInputStream().read(), "closed without a Reply (the accept timer is 60 s)");
+                java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        java.util.concurrent.ExecutionException.class,
+                        () -> req.accept(b.qp, AcceptOptions.defaults()).get(10, TimeUnit.SECONDS));
+                assertNotNull(e.getCause());
+            }
+        }
+    }
 }

@@ -16,9 +16,12 @@ import java.util.Set;
  * <li>No markers (siw rejects M).</li>
  * <li>IRD = ORD = 16: below siw's 128 limit, enough for common pipelines.</li>
  * <li>Peer-to-peer RTR off; when enabled, WRITE and READ offered (siw picks WRITE, cannot do SEND).</li>
- * <li>Private-data cap 256 bytes on the wire (siw closes on more, and crashes as initiator on a
- *     larger Reply): 252 for the application with revision 2.</li>
+ * <li>Private-data cap 256 bytes on what we send (siw closes on more, and crashes as initiator on a
+ *     larger Reply): 252 for the application with revision 2. Received frames may carry up to 512.</li>
  * <li>MULPDU 0 = derive from the path MSS (one FPDU per TCP segment, like siw).</li>
+ * <li>RFC 5044 timing rule enforced: no FPDU accepted behind the peer's set-up frame
+ *     ({@link #lenientTiming(boolean)} relaxes it).</li>
+ * <li>Received Terminates read in the RFC layout ({@link #terminateLayout(TerminateLayout)}).</li>
  * <li>Timeouts: TCP connect 5 s, MPA Reply 10 s (initiator), MPA Request 5 s (responder): siw's values.</li>
  * <li>firstFpduDelay 0: an initiator-side pause between the MPA Reply and the first FPDU, for siw's
  *     responder race (siw-notes "Responder race"); set it (e.g. 50 ms) when talking to siw over a slow link.</li>
@@ -30,31 +33,56 @@ public final class ConnectOptions {
     /** Largest IRD/ORD value an MPA v2 word carries (14 bits). */
     public static final int MAX_IRD_ORD = 0x3FFF;
 
-    private static final ConnectOptions DEFAULTS = new ConnectOptions(2, false, false, 16, 16, false,
-            EnumSet.of(RtrType.WRITE, RtrType.READ), new byte[0], 256, 0, Duration.ofSeconds(5),
-            Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ZERO);
+    private static final ConnectOptions DEFAULTS = new ConnectOptions();
 
-    private final int mpaRevision;
-    private final boolean crc;
-    private final boolean markers;
-    private final int ird;
-    private final int ord;
-    private final boolean peerToPeer;
-    private final Set<RtrType> rtrTypes;
-    private final byte[] privateData;
-    private final int privateDataCap;
-    private final int mulpdu;
-    private final Duration connectTimeout;
-    private final Duration mpaReplyTimeout;
-    private final Duration mpaRequestTimeout;
-    private final Duration firstFpduDelay;
-    /** Capture file of the connection (set only by {@link #capture(Path)} on a fresh copy), or null. */
+    private int mpaRevision = 2;
+    private boolean crc;
+    private boolean markers;
+    private int ird = 16;
+    private int ord = 16;
+    private boolean peerToPeer;
+    private Set<RtrType> rtrTypes = Set.copyOf(EnumSet.of(RtrType.WRITE, RtrType.READ));
+    private byte[] privateData = new byte[0];
+    private int privateDataCap = 256;
+    private int mulpdu;
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private Duration mpaReplyTimeout = Duration.ofSeconds(10);
+    private Duration mpaRequestTimeout = Duration.ofSeconds(5);
+    private Duration firstFpduDelay = Duration.ZERO;
+    private boolean lenientTiming;
+    private TerminateLayout terminateLayout = TerminateLayout.RFC;
+    /** Capture file of the connection, or null. */
     private java.nio.file.Path capture;
 
-    private ConnectOptions(int mpaRevision, boolean crc, boolean markers, int ird, int ord, boolean peerToPeer,
-                           Set<RtrType> rtrTypes, byte[] privateData, int privateDataCap, int mulpdu,
-                           Duration connectTimeout, Duration mpaReplyTimeout, Duration mpaRequestTimeout,
-                           Duration firstFpduDelay) {
+    private ConnectOptions() {
+    }
+
+    /** A copy changed by {@code change}, then checked: every "setter" goes through here. */
+    private ConnectOptions with(java.util.function.Consumer<ConnectOptions> change) {
+        ConnectOptions n = new ConnectOptions();
+        n.mpaRevision = mpaRevision;
+        n.crc = crc;
+        n.markers = markers;
+        n.ird = ird;
+        n.ord = ord;
+        n.peerToPeer = peerToPeer;
+        n.rtrTypes = rtrTypes;
+        n.privateData = privateData;
+        n.privateDataCap = privateDataCap;
+        n.mulpdu = mulpdu;
+        n.connectTimeout = connectTimeout;
+        n.mpaReplyTimeout = mpaReplyTimeout;
+        n.mpaRequestTimeout = mpaRequestTimeout;
+        n.firstFpduDelay = firstFpduDelay;
+        n.lenientTiming = lenientTiming;
+        n.terminateLayout = terminateLayout;
+        n.capture = capture;
+        change.accept(n);
+        n.check();
+        return n;
+    }
+
+    private void check() {
         if (mpaRevision != 1 && mpaRevision != 2) {
             throw new IllegalArgumentException("MPA revision must be 1 or 2: " + mpaRevision);
         }
@@ -70,7 +98,7 @@ public final class ConnectOptions {
         if (privateDataCap < 0 || privateDataCap > MPA_MAX_PRIVATE_DATA) {
             throw new IllegalArgumentException("private data cap must be 0.." + MPA_MAX_PRIVATE_DATA);
         }
-        int appLimit = privateDataCap - (mpaRevision == 2 ? 4 : 0);
+        int appLimit = applicationPrivateDataLimit();
         if (privateData.length > appLimit) {
             throw new IllegalArgumentException("private data " + privateData.length + " > " + appLimit
                     + " (cap " + privateDataCap + (mpaRevision == 2 ? " minus 4 for IRD/ORD)" : ")"));
@@ -83,31 +111,10 @@ public final class ConnectOptions {
                 throw new IllegalArgumentException("negative duration " + d);
             }
         }
-        this.mpaRevision = mpaRevision;
-        this.crc = crc;
-        this.markers = markers;
-        this.ird = ird;
-        this.ord = ord;
-        this.peerToPeer = peerToPeer;
-        this.rtrTypes = rtrTypes.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(rtrTypes));
-        this.privateData = privateData.clone();
-        this.privateDataCap = privateDataCap;
-        this.mulpdu = mulpdu;
-        this.connectTimeout = connectTimeout;
-        this.mpaReplyTimeout = mpaReplyTimeout;
-        this.mpaRequestTimeout = mpaRequestTimeout;
-        this.firstFpduDelay = firstFpduDelay;
     }
 
     public static ConnectOptions defaults() {
         return DEFAULTS;
-    }
-
-    private ConnectOptions with(int rev, boolean c, boolean m, int i, int o, boolean p2p, Set<RtrType> rtr, byte[] pd,
-                                int cap, int mul, Duration ct, Duration rep, Duration req, Duration delay) {
-        ConnectOptions n = new ConnectOptions(rev, c, m, i, o, p2p, rtr, pd, cap, mul, ct, rep, req, delay);
-        n.capture = capture;
-        return n;
     }
 
     /**
@@ -118,10 +125,7 @@ public final class ConnectOptions {
      * Wireshark and tshark.
      */
     public ConnectOptions capture(java.nio.file.Path file) {
-        ConnectOptions n = with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap,
-                mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
-        n.capture = file;
-        return n;
+        return with(n -> n.capture = file);
     }
 
     /** The capture file, or null. */
@@ -130,40 +134,44 @@ public final class ConnectOptions {
     }
 
     public ConnectOptions mpaRevision(int v) {
-        return with(v, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.mpaRevision = v);
     }
 
     /** Request CRC-32C on FPDUs (C flag). */
     public ConnectOptions crc(boolean v) {
-        return with(mpaRevision, v, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.crc = v);
     }
 
     /** Request markers in the stream this side receives (M flag). Needs DeviceCapability.MARKERS. */
     public ConnectOptions markers(boolean v) {
-        return with(mpaRevision, crc, v, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.markers = v);
     }
 
     public ConnectOptions ird(int v) {
-        return with(mpaRevision, crc, markers, v, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.ird = v);
     }
 
     public ConnectOptions ord(int v) {
-        return with(mpaRevision, crc, markers, ird, v, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.ord = v);
     }
 
     /** Enable peer-to-peer mode offering {@code types} as RTR (RFC 6581). */
     public ConnectOptions peerToPeer(RtrType... types) {
-        Set<RtrType> s = types.length == 0 ? Set.of() : EnumSet.copyOf(Arrays.asList(types));
-        return with(mpaRevision, crc, markers, ird, ord, true, s, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        Set<RtrType> s = types.length == 0 ? Set.of() : Set.copyOf(EnumSet.copyOf(Arrays.asList(types)));
+        return with(n -> {
+            n.peerToPeer = true;
+            n.rtrTypes = s;
+        });
     }
 
     public ConnectOptions noPeerToPeer() {
-        return with(mpaRevision, crc, markers, ird, ord, false, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.peerToPeer = false);
     }
 
     /** Application private data for the MPA Request (copied). */
     public ConnectOptions privateData(byte[] v) {
-        return with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, Objects.requireNonNull(v), privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        byte[] copy = Objects.requireNonNull(v).clone();
+        return with(n -> n.privateData = copy);
     }
 
     /** Advertise a buffer in the private data (16-byte wire form). */
@@ -171,30 +179,52 @@ public final class ConnectOptions {
         return privateData(rb.toBytes());
     }
 
-    /** Cap on total MPA private data (IRD/ORD words included), 0..512. */
+    /**
+     * Cap on the MPA private data this side sends (IRD/ORD words included), 0..512. Whatever the cap,
+     * a peer's frame with up to 512 bytes is accepted (RFC 5044 section 7.1).
+     */
     public ConnectOptions privateDataCap(int v) {
-        return with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, v, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.privateDataCap = v);
     }
 
     /** Maximum ULPDU per FPDU; 0 derives it from the MSS. */
     public ConnectOptions mulpdu(int v) {
-        return with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, v, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.mulpdu = v);
     }
 
     public ConnectOptions connectTimeout(Duration v) {
-        return with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, v, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.connectTimeout = Objects.requireNonNull(v));
     }
 
     public ConnectOptions mpaReplyTimeout(Duration v) {
-        return with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, v, mpaRequestTimeout, firstFpduDelay);
+        return with(n -> n.mpaReplyTimeout = Objects.requireNonNull(v));
     }
 
     public ConnectOptions mpaRequestTimeout(Duration v) {
-        return with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, v, firstFpduDelay);
+        return with(n -> n.mpaRequestTimeout = Objects.requireNonNull(v));
     }
 
     public ConnectOptions firstFpduDelay(Duration v) {
-        return with(mpaRevision, crc, markers, ird, ord, peerToPeer, rtrTypes, privateData, privateDataCap, mulpdu, connectTimeout, mpaReplyTimeout, mpaRequestTimeout, v);
+        return with(n -> n.firstFpduDelay = Objects.requireNonNull(v));
+    }
+
+    /**
+     * Leniency on the RFC 5044 section 7.1.1 timing rule. Default false (the RFC): bytes that follow
+     * the peer's MPA Request before our Reply went out (an initiator pipelining FPDUs behind its
+     * Request), or that follow the peer's Reply in the same read, fail the set-up with LLP 0x04
+     * (reason BYTES_AFTER_SETUP_FRAME). True: such bytes are kept, in order, and fed to the QP.
+     */
+    public ConnectOptions lenientTiming(boolean v) {
+        return with(n -> n.lenientTiming = v);
+    }
+
+    /**
+     * How Terminates received on this connection are read (RFC 5040 section 4.8 layout, Linux siw's
+     * little-endian bitfield reading, or either, reporting which matched in {@link TerminateInfo#layout()}).
+     * Default {@link TerminateLayout#RFC}. Only receiving changes: Terminates are always sent in the RFC layout.
+     */
+    public ConnectOptions terminateLayout(TerminateLayout v) {
+        return with(n -> n.terminateLayout = Objects.requireNonNull(v));
     }
 
     public int mpaRevision() { return mpaRevision; }
@@ -213,10 +243,13 @@ public final class ConnectOptions {
     public Duration mpaReplyTimeout() { return mpaReplyTimeout; }
     public Duration mpaRequestTimeout() { return mpaRequestTimeout; }
     public Duration firstFpduDelay() { return firstFpduDelay; }
+    public boolean lenientTiming() { return lenientTiming; }
+    public TerminateLayout terminateLayout() { return terminateLayout; }
 
     @Override
     public String toString() {
         return "ConnectOptions[rev=" + mpaRevision + " crc=" + crc + " markers=" + markers + " ird=" + ird + " ord=" + ord
-                + " p2p=" + peerToPeer + rtrTypes + " pd=" + privateData.length + "/" + privateDataCap + " mulpdu=" + mulpdu + "]";
+                + " p2p=" + peerToPeer + rtrTypes + " pd=" + privateData.length + "/" + privateDataCap + " mulpdu=" + mulpdu
+                + (lenientTiming ? " lenientTiming" : "") + " terminates=" + terminateLayout + "]";
     }
 }

@@ -26,30 +26,27 @@ public final class HandOverOptions {
     private final ConnectOptions options;
     private final Decider decider;
     private final boolean returnChannelOnFailure;
-    private final boolean strictTiming;
 
-    private HandOverOptions(Role role, ConnectOptions options, Decider decider, boolean returnChannelOnFailure,
-                            boolean strictTiming) {
+    private HandOverOptions(Role role, ConnectOptions options, Decider decider, boolean returnChannelOnFailure) {
         this.role = Objects.requireNonNull(role);
         this.options = Objects.requireNonNull(options);
         this.decider = Objects.requireNonNull(decider);
         this.returnChannelOnFailure = returnChannelOnFailure;
-        this.strictTiming = strictTiming;
     }
 
     /** This side sends the MPA Request with {@code options} (private data, IRD/ORD, CRC, markers, P2P RTR). */
     public static HandOverOptions initiator(ConnectOptions options) {
-        return new HandOverOptions(Role.INITIATOR, options, ACCEPT_ALL, false, false);
+        return new HandOverOptions(Role.INITIATOR, options, ACCEPT_ALL, false);
     }
 
     /** This side waits for the MPA Request and answers per {@code options}; accepts every Request by default. */
     public static HandOverOptions responder(ConnectOptions options) {
-        return new HandOverOptions(Role.RESPONDER, options, ACCEPT_ALL, false, false);
+        return new HandOverOptions(Role.RESPONDER, options, ACCEPT_ALL, false);
     }
 
     /** Responder: decides on the Request (accept with {@link AcceptOptions}, or reject with private data). */
     public HandOverOptions onRequest(Decider d) {
-        return new HandOverOptions(role, options, d, returnChannelOnFailure, strictTiming);
+        return new HandOverOptions(role, options, d, returnChannelOnFailure);
     }
 
     /**
@@ -58,16 +55,17 @@ public final class HandOverOptions {
      * no Reply was sent: in practice the MPA timer expiring. Default false: every failure closes.
      */
     public HandOverOptions returnChannelOnFailure(boolean v) {
-        return new HandOverOptions(role, options, decider, v, strictTiming);
+        return new HandOverOptions(role, options, decider, v);
     }
 
     /**
-     * Siw's rule: bytes following the peer's set-up frame before they are allowed (an FPDU right
+     * The RFC 5044 section 7.1.1 timing rule (the connect options' {@link ConnectOptions#lenientTiming},
+     * inverted): bytes following the peer's set-up frame before they are allowed (an FPDU right
      * behind the Request, or behind the Reply) fail the set-up with BYTES_AFTER_SETUP_FRAME, LLP 0x04.
-     * Default false: such bytes are kept, in order, and fed to the QP once it is bound.
+     * Default true; false keeps such bytes, in order, and feeds them to the QP once it is bound.
      */
     public HandOverOptions strictTiming(boolean v) {
-        return new HandOverOptions(role, options, decider, returnChannelOnFailure, v);
+        return new HandOverOptions(role, options.lenientTiming(!v), decider, returnChannelOnFailure);
     }
 
     public Role role() {
@@ -91,12 +89,12 @@ public final class HandOverOptions {
     }
 
     public boolean strictTiming() {
-        return strictTiming;
+        return !options.lenientTiming();
     }
 
     @Override
     public String toString() {
-        return "HandOverOptions[" + role + " " + options + " return=" + returnChannelOnFailure + " strict=" + strictTiming
+        return "HandOverOptions[" + role + " " + options + " return=" + returnChannelOnFailure + " strict=" + strictTiming()
                 + "]";
     }
 }

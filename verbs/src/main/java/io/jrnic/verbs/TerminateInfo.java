@@ -9,8 +9,10 @@ package io.jrnic.verbs;
  * @param errorType the 4-bit EType
  * @param errorCode the 8-bit ErrorCode
  * @param received  true when the peer sent it, false when this side sent it
+ * @param layout    the control-field layout it was read in: {@link TerminateLayout#RFC} (always for a
+ *                  Terminate this side sent) or {@link TerminateLayout#SIW}, never EITHER
  */
-public record TerminateInfo(int layer, int errorType, int errorCode, boolean received) {
+public record TerminateInfo(int layer, int errorType, int errorCode, boolean received, TerminateLayout layout) {
 
     public static final int LAYER_RDMAP = 0;
     public static final int LAYER_DDP = 1;
@@ -20,6 +22,14 @@ public record TerminateInfo(int layer, int errorType, int errorCode, boolean rec
         if (layer < 0 || layer > 15 || errorType < 0 || errorType > 15 || errorCode < 0 || errorCode > 255) {
             throw new IllegalArgumentException("layer/etype are 4 bits, code 8 bits: " + layer + "/" + errorType + "/" + errorCode);
         }
+        if (layout == null || layout == TerminateLayout.EITHER) {
+            throw new IllegalArgumentException("layout is RFC or SIW: " + layout);
+        }
+    }
+
+    /** A Terminate in the RFC layout. */
+    public TerminateInfo(int layer, int errorType, int errorCode, boolean received) {
+        this(layer, errorType, errorCode, received, TerminateLayout.RFC);
     }
 
     /**
@@ -60,6 +70,7 @@ public record TerminateInfo(int layer, int errorType, int errorCode, boolean rec
 
     @Override
     public String toString() {
-        return String.format("%s/%d/0x%02x%s", layerName(), errorType, errorCode, received ? " (received)" : " (sent)");
+        return String.format("%s/%d/0x%02x%s%s", layerName(), errorType, errorCode, received ? " (received)" : " (sent)",
+                layout == TerminateLayout.SIW ? " [siw layout]" : "");
     }
 }

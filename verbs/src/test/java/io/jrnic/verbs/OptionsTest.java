@@ -130,4 +130,23 @@ class OptionsTest {
         assertEquals(9L, SendWr.immediateData(9).immediateData());
         assertEquals(CompletionOpcode.RDMA_WRITE_WITH_IMMEDIATE, WrOpcode.RDMA_WRITE_WITH_IMMEDIATE.completionOpcode());
     }
+
+    @Test
+    void timingIsStrictAndTerminatesRfcByDefaultEachAPerConnectionChoice() {
+        ConnectOptions d = ConnectOptions.defaults();
+        assertFalse(d.lenientTiming());
+        assertEquals(TerminateLayout.RFC, d.terminateLayout());
+        ConnectOptions o = d.crc(true).ird(3).lenientTiming(true).terminateLayout(TerminateLayout.EITHER).privateDataCap(512);
+        assertTrue(o.lenientTiming());
+        assertEquals(TerminateLayout.EITHER, o.terminateLayout());
+        assertTrue(o.crc());
+        assertEquals(3, o.ird());
+        assertEquals(512, o.privateDataCap());
+        assertFalse(d.lenientTiming(), "defaults unchanged");
+        assertThrows(NullPointerException.class, () -> d.terminateLayout(null));
+        assertTrue(HandOverOptions.responder(d).strictTiming());
+        assertTrue(HandOverOptions.responder(d).strictTiming(false).connectOptions().lenientTiming());
+        assertThrows(IllegalArgumentException.class, () -> new TerminateInfo(0, 0, 0, true, TerminateLayout.EITHER));
+        assertEquals(TerminateLayout.RFC, new TerminateInfo(0, 1, 9, true).layout());
+    }
 }

@@ -1,5 +1,7 @@
 package io.jrnic.interop.decode;
 
+import io.jrnic.rdmap.RdmapOpcode;
+
 /**
  * One decoded FPDU with its DDP and RDMAP fields. Fields a segment does not carry are absent:
  * {@link #hasControl()} false when the ULPDU is shorter than the DDP control field, {@link #hasTaggedFields()}
@@ -39,5 +41,15 @@ public record FpduRecord(int stream, Direction dir, long frame, long endFrame, l
 
     public int opcode() {
         return control & 0x0F;
+    }
+
+    /** The RDMAP opcode when the ULPDU has a control field and the 4-bit value is defined, else null. */
+    public RdmapOpcode rdmapOpcode() {
+        return hasControl() ? RdmapOpcode.fromCode(opcode()) : null;
+    }
+
+    /** True when the ULPDU has a control field naming {@code op}. */
+    public boolean is(RdmapOpcode op) {
+        return hasControl() && opcode() == op.code();
     }
 }

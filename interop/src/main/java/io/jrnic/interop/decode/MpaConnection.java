@@ -88,7 +88,6 @@ final class MpaConnection {
             // M in the Reply: the Responder receives markers, so Initiator-to-Responder carries them
             boolean markers = d.dir == Direction.I2R ? reply.markers() : request.markers();
             d.checker = new DdpRdmapChecker(stream, d.dir, analyzer.options().siwQuirks(), analyzer::report);
-            d.pad = new PadWindow(markers);
             d.decoder = new FpduDecoder(crc, markers, true, 0, listener(d, crc));
             d.fpduPosition = 0;
             for (Object[] p : d.pending) {
@@ -105,15 +104,14 @@ final class MpaConnection {
             @Override
             public void onFpdu(ByteBuf ulpdu, long pos, CrcCheck check) {
                 long frame = d.frameOf(pos);
-                int len = ulpdu.readableBytes();
                 CrcStatus c = !crc ? CrcStatus.OFF : check == CrcCheck.GOOD ? CrcStatus.GOOD : CrcStatus.BAD;
                 if (reply != null && reply.reject()) {
                     analyzer.report(new Violation(Check.FPDU_AFTER_REJECT, stream, d.dir, frame, pos,
                             "FPDU after the rejecting Reply of frame " + replyFrame));
                 }
-                String padBytes = d.pad.nonZeroPad(pos, len);
-                if (padBytes != null && !padBytes.isEmpty()) {
-                    analyzer.report(new Violation(Check.PAD_NOT_ZERO, stream, d.dir, frame, pos, "PAD " + padBytes));
+                if (d.decoder.lastPad() != 0) { // RFC 5044 section 4.1: PAD is sent as zero
+                    analyzer.report(new Violation(Check.PAD_NOT_ZERO, stream, d.dir, frame, pos,
+                            "PAD " + d.decoder.lastPadHex() + " at stream offset " + d.decoder.lastPadOffset()));
                 }
                 analyzer.sink().onFpdu(d.checker.inspect(ulpdu, frame, d.currentFrame, pos, c));
             }
@@ -172,7 +170,6 @@ final class MpaConnection {
     private void feed(MpaDirection d, long frame, byte[] data, int off, int len) {
         d.currentFrame = frame;
         d.frameAt.put(d.fpduPosition, frame);
-        d.pad.next(data, off, len, d.fpduPosition);
         ByteBuf buf = Unpooled.wrappedBuffer(data, off, len);
         try {
             d.decoder.feed(buf);

@@ -21,7 +21,6 @@ final class MpaDirection {
     int pendingBytes;
     FpduDecoder decoder;
     DdpRdmapChecker checker;
-    PadWindow pad;
     final TreeMap<Long, Long> frameAt = new TreeMap<>();  // FPDU stream position -> frame
     long currentFrame;
 

@@ -1,5 +1,6 @@
 package io.jrnic.interop.siw;
 
+import io.jrnic.interop.decode.FpduRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,89 @@ final class CaseSupport {
     static void awaitGuestListening(SiwGuest guest, int port) throws IOException {
         guest.exec("i=0; until ss -ltn | grep -q ':" + port + " '; do [ $i -ge 100 ] && exit 1; sleep 0.1;"
                 + " i=$((i+1)); done", Duration.ofSeconds(20));
+    }
+
+    /** What both sides of a two-sided case ended with. */
+    record Sides(ExecResult jrnic, ExecResult siw) {
+    }
+
+    /**
+     * The two-sided template, siw serving: the siw program starts in the guest's background as {@code tag},
+     * once its port listens the jrnic client runs on the host, then the server's result is collected.
+     */
+    static Sides siwServes(SiwGuest guest, String tag, String siwServer, int port, List<String> jrnicClient,
+                           Duration clientLimit) throws IOException {
+        guest.startBackground(tag, "exec " + siwServer);
+        awaitGuestListening(guest, port);
+        ExecResult jr = guest.runHost(jrnicClient, clientLimit);
+        return new Sides(jr, awaitBackground(guest, tag));
+    }
+
+    /**
+     * The two-sided template, jrnic serving: the jrnic server starts on the host (its output in {@code log}),
+     * once it listens the siw client runs in the guest, then the server's exit (killed after 30 s) is collected.
+     */
+    static Sides jrnicServes(SiwGuest guest, List<String> jrnicServer, Path log, int port, String siwClient,
+                             Duration clientLimit, long t0) throws IOException, InterruptedException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        Process server = guest.startHost(jrnicServer, log);
+        awaitHostListening(guest, server, port);
+        ExecResult siw = guest.exec(siwClient, clientLimit);
+        return new Sides(finish(server, jrnicServer, log, 30, t0), siw);
+    }
+
+    /** A guest background program's result: waited for up to 30 s, then stopped with TERM. */
+    static ExecResult awaitBackground(SiwGuest guest, String tag) throws IOException {
+        ExecResult r = guest.waitBackground(tag, Duration.ofSeconds(30));
+        return r.exitCode() == -1 ? guest.stopBackground(tag, "TERM") : r;
+    }
+
+    /**
+     * The Terminate as the capture decoder described it (layer, type, code, and the layout it was
+     * decoded in: "siw layout" in its description, else RFC); null when the capture could not decode it.
+     */
+    static PeerResult.Terminated capturedTerminate(FpduRecord terminate) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Terminate (\\w+) etype (\\d+) code 0x(\\w\\w)")
+                .matcher(terminate.info());
+        if (!m.find()) {
+            return null;
+        }
+        int layer = switch (m.group(1)) {
+            case "RDMAP" -> 0;
+            case "DDP" -> 1;
+            default -> 2;
+        };
+        return new PeerResult.Terminated(layer, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3), 16),
+                terminate.info().contains("siw layout") ? "SIW" : "RFC");
+    }
+
+    /**
+     * Expects the jrnic peer's RESULT line to report the Terminate the capture shows siw sent (same
+     * layer, type and code; read in siw's layout, as the cases ask with {@code --terminates SIW}).
+     */
+    static void expectReported(FpduRecord terminate, ExecResult jr, List<String> failures) {
+        PeerResult.Terminated want = capturedTerminate(terminate);
+        if (want == null) {
+            failures.add("undecoded Terminate: " + terminate);
+            return;
+        }
+        PeerResult res = peerResult(jr, failures);
+        GuestBootCase.expect(failures, res == null || want.equals(res.terminate()),
+                "jrnic did not report siw's Terminate " + want + ": " + jr.output());
+    }
+
+    /** The jrnic peer's RESULT line ({@link PeerResult}), or null with a failure recorded when it has none. */
+    static PeerResult peerResult(ExecResult jr, List<String> failures) {
+        try {
+            PeerResult r = PeerResult.parse(jr.output()).orElse(null);
+            if (r == null) {
+                failures.add("jrnic printed no RESULT line: " + jr.output());
+            }
+            return r;
+        } catch (RuntimeException e) {
+            failures.add("jrnic's RESULT line is malformed (" + e.getMessage() + "): " + jr.output());
+            return null;
+        }
     }
 
     /** Waits for a host process (killed after {@code seconds}) and returns its exit and log. */

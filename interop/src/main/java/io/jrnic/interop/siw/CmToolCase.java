@@ -4,12 +4,11 @@ import io.jrnic.interop.decode.CrcStatus;
 import io.jrnic.interop.decode.FpduRecord;
 import io.jrnic.interop.decode.SetupRecord;
 import io.jrnic.mpa.MpaSetupFrame;
-import java.nio.file.Files;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The librdmacm example tools against their jrnic equivalents: siw runs rdma-core's {@code rdma_server},
@@ -28,8 +27,6 @@ public final class CmToolCase implements SiwCase {
     public enum Role { JRNIC_CLIENT, JRNIC_SERVER }
 
     private static final int PORT = 7471;
-    private static final int[] SEND_OPCODES = {0x3, 0x4, 0x5, 0x6};
-    private static final int RDMA_WRITE = 0x0;
 
     private final String name;
     private final Tool tool;
@@ -124,34 +121,14 @@ public final class CmToolCase implements SiwCase {
     public CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) throws Exception {
         long t0 = System.nanoTime();
         List<String> failures = new ArrayList<>();
-        ExecResult jr;
-        ExecResult siw;
-        if (role == Role.JRNIC_CLIENT) {
-            guest.startBackground("tool-server", "exec " + siwServer());
-            guest.exec("i=0; until ss -ltn | grep -q ':" + PORT + " '; do [ $i -ge 100 ] && exit 1; sleep 0.1;"
-                    + " i=$((i+1)); done", Duration.ofSeconds(20));
-            jr = guest.runHost(jrnicArgs(false, guest.guestAddress()), Duration.ofSeconds(60));
-            siw = guest.waitBackground("tool-server", Duration.ofSeconds(30));
-            if (siw.exitCode() == -1) {
-                siw = guest.stopBackground("tool-server", "TERM");
-            }
-        } else {
-            Path log = outDir.resolve(name + "-jrnic-server.log");
-            Files.createDirectories(outDir);
-            Process server = guest.startHost(jrnicArgs(true, guest.hostAddress()), log);
-            long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-            while (System.nanoTime() < deadline && server.isAlive()
-                    && !guest.runHost(List.of("ss", "-ltn"), Duration.ofSeconds(10)).output().contains(":" + PORT + " ")) {
-                Thread.sleep(200);
-            }
-            siw = guest.exec(siwClient(guest.hostAddress()), Duration.ofSeconds(60));
-            boolean ended = server.waitFor(30, TimeUnit.SECONDS);
-            if (!ended) {
-                server.destroyForcibly();
-            }
-            jr = new ExecResult("jrnic server", ended ? server.exitValue() : ExecResult.KILLED, Files.readString(log),
-                    Duration.ofNanos(System.nanoTime() - t0));
-        }
+        CaseSupport.Sides sides = role == Role.JRNIC_CLIENT
+                ? CaseSupport.siwServes(guest, "tool-server", siwServer(), PORT,
+                        jrnicArgs(false, guest.guestAddress()), Duration.ofSeconds(60))
+                : CaseSupport.jrnicServes(guest, jrnicArgs(true, guest.hostAddress()),
+                        outDir.resolve(name + "-jrnic-server.log"), PORT, siwClient(guest.hostAddress()),
+                        Duration.ofSeconds(60), t0);
+        ExecResult jr = sides.jrnic();
+        ExecResult siw = sides.siw();
         GuestBootCase.expect(failures, jr.ok() && jr.output().contains(jrnicSuccess()), "jrnic: " + jr);
         GuestBootCase.expect(failures, siw.exitCode() == 0 && siw.output().contains(success()), "siw: " + siw);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
@@ -168,7 +145,7 @@ public final class CmToolCase implements SiwCase {
                 "CRC outcomes " + r.crcCounts());
         long sends = r.fpdus().stream().filter(f -> f.hasControl() && !f.tagged() && f.last() && isSend(f)).count();
         GuestBootCase.expect(failures, sends == 2L * count, "Send messages: " + sends + ", wanted " + 2 * count);
-        long rtrs = r.fpdus().stream().filter(f -> f.hasControl() && f.tagged() && f.opcode() == RDMA_WRITE).count();
+        long rtrs = r.fpdus().stream().filter(f -> f.tagged() && f.is(RdmapOpcode.RDMA_WRITE)).count();
         // siw honours an initiator's P2P offer even when its own peer_to_peer is off: expect the RTR
         // exactly when the Reply says P2P (and always with the p2p guest)
         boolean replyP2p = r.setups().stream().map(SetupRecord::frameInfo)
@@ -183,11 +160,8 @@ public final class CmToolCase implements SiwCase {
     }
 
     private static boolean isSend(FpduRecord f) {
-        for (int op : SEND_OPCODES) {
-            if (f.opcode() == op) {
-                return true;
-            }
-        }
-        return false;
+        RdmapOpcode op = f.rdmapOpcode();
+        return op == RdmapOpcode.SEND || op == RdmapOpcode.SEND_WITH_INVALIDATE || op == RdmapOpcode.SEND_WITH_SE
+                || op == RdmapOpcode.SEND_WITH_SE_AND_INVALIDATE;
     }
 }

@@ -3,6 +3,7 @@ package io.jrnic.interop.siw;
 import io.jrnic.interop.decode.CrcStatus;
 import io.jrnic.interop.decode.Direction;
 import io.jrnic.mpa.MpaSetupFrame;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +19,6 @@ import java.util.List;
  */
 public final class HandOverCase implements SiwCase {
     private static final int PORT = 7177;
-    private static final int SEND = 0x3;
     private static final int SEND_SIZE = 16;
     private final String name;
     private final List<String> jrnic;
@@ -87,8 +87,8 @@ public final class HandOverCase implements SiwCase {
         GuestBootCase.expect(failures, r.setups().size() == 2 && r.setups().stream().allMatch(s ->
                 s.frameInfo().revision() == MpaSetupFrame.REVISION_2 && s.frameInfo().enhanced() && !s.frameInfo().reject()),
                 "set-up frames: " + r.setups());
-        long sendsI2r = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == SEND && f.dir() == Direction.I2R).count();
-        long sendsR2i = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == SEND && f.dir() == Direction.R2I).count();
+        long sendsI2r = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.SEND) && f.dir() == Direction.I2R).count();
+        long sendsR2i = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.SEND) && f.dir() == Direction.R2I).count();
         GuestBootCase.expect(failures, sendsI2r == 1 && sendsR2i == 1, "SENDs i2r/r2i: " + sendsI2r + "/" + sendsR2i);
         GuestBootCase.expect(failures, r.crcCounts().keySet().equals(java.util.Set.of(CrcStatus.OFF)),
                 "CRC outcomes " + r.crcCounts());

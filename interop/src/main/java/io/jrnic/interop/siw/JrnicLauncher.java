@@ -19,13 +19,13 @@ import java.util.Optional;
  * <li>{@code java -jar cli/target/jrnic.jar} found by walking up from the working directory.</li>
  * </ol>
  * The interop module cannot depend on cli (cli depends on interop), so the jrnic side always runs
- * as a child process (inside the namespace when a guest is involved). The child gets
- * {@code -Djrnic.siwTerminates=true}: it decodes siw's Terminates in siw's layout.
+ * as a child process (inside the namespace when a guest is involved). How the child reads siw's
+ * Terminates is each case's choice, on its command line ({@code --terminates SIW}).
  */
 public final class JrnicLauncher {
     public static final String MAIN = "io.jrnic.cli.Jrnic";
-    /** The engine's opt-in knob for decoding received Terminates in siw's layout (rnic-soft Receiver). */
-    public static final String SIW_TERMINATES = "-Djrnic.siwTerminates=true";
+    /** The peers' option for reading siw's Terminates (ConnectOptions.terminateLayout(SIW)). */
+    public static final List<String> SIW_TERMINATES = List.of("--terminates", "SIW");
 
     private JrnicLauncher() {
     }
@@ -36,12 +36,12 @@ public final class JrnicLauncher {
             return Optional.of(List.copyOf(Arrays.asList(explicit.trim().split("\\s+"))));
         }
         if (onClassPath()) {
-            return Optional.of(List.of(java(), SIW_TERMINATES, "-cp", System.getProperty("java.class.path"), MAIN));
+            return Optional.of(List.of(java(), "-cp", System.getProperty("java.class.path"), MAIN));
         }
         for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
             Path jar = p.resolve("cli/target/jrnic.jar");
             if (Files.isRegularFile(jar)) {
-                List<String> cmd = new ArrayList<>(List.of(java(), SIW_TERMINATES, "-jar", jar.toString()));
+                List<String> cmd = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
                 return Optional.of(List.copyOf(cmd));
             }
         }

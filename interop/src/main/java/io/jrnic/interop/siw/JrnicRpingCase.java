@@ -3,6 +3,7 @@ package io.jrnic.interop.siw;
 import io.jrnic.interop.decode.CrcStatus;
 import io.jrnic.interop.decode.SetupRecord;
 import io.jrnic.mpa.MpaSetupFrame;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,6 @@ public final class JrnicRpingCase implements SiwCase {
     public enum Role { JRNIC_CLIENT, JRNIC_SERVER }
 
     private static final int PORT = 7175;
-    private static final int READ_REQUEST = 0x1;
 
     private final String name;
     private final Role role;
@@ -119,48 +119,22 @@ public final class JrnicRpingCase implements SiwCase {
         long t0 = System.nanoTime();
         List<String> failures = new ArrayList<>();
         String common = " -p " + PORT + " -C " + count + " -S " + size + " -V";
-        ExecResult jr;
-        ExecResult siw;
+        boolean client = role == Role.JRNIC_CLIENT;
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(command);
-        if (role == Role.JRNIC_CLIENT) {
-            guest.startBackground("rping-server", "exec rping -s -a " + guest.guestAddress() + common);
-            guest.exec("i=0; until ss -ltn | grep -q ':" + PORT + " '; do [ $i -ge 100 ] && exit 1; sleep 0.1;"
-                    + " i=$((i+1)); done", Duration.ofSeconds(20));
-            cmd.addAll(List.of("-c", "-a", guest.guestAddress()));
-            cmd.addAll(List.of(common.trim().split(" ")));
-            cmd.addAll(List.of("--max-seconds", "60"));
-            if (crc) {
-                cmd.add("--crc");
-            }
-            jr = guest.runHost(cmd, Duration.ofSeconds(90));
-            siw = guest.waitBackground("rping-server", Duration.ofSeconds(30));
-            if (siw.exitCode() == -1) {
-                siw = guest.stopBackground("rping-server", "TERM");
-            }
-        } else {
-            cmd.addAll(List.of("-s", "-a", guest.hostAddress()));
-            cmd.addAll(List.of(common.trim().split(" ")));
-            cmd.addAll(List.of("--max-seconds", "60"));
-            if (crc) {
-                cmd.add("--crc");
-            }
-            Path log = outDir.resolve(name + "-jrnic-server.log");
-            Process server = guest.startHost(cmd, log);
-            // the jrnic server is up once it listens (probing with a connection would use up its one accept)
-            long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-            while (System.nanoTime() < deadline && server.isAlive()
-                    && !guest.runHost(List.of("ss", "-ltn"), Duration.ofSeconds(10)).output().contains(":" + PORT + " ")) {
-                Thread.sleep(200);
-            }
-            siw = guest.exec("rping -c -a " + guest.hostAddress() + common, Duration.ofSeconds(90));
-            boolean ended = server.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
-            if (!ended) {
-                server.destroyForcibly();
-            }
-            jr = new ExecResult(String.join(" ", cmd), ended ? server.exitValue() : ExecResult.KILLED,
-                    java.nio.file.Files.readString(log), Duration.ofNanos(System.nanoTime() - t0));
+        cmd.addAll(List.of(client ? "-c" : "-s", "-a", client ? guest.guestAddress() : guest.hostAddress()));
+        cmd.addAll(List.of(common.trim().split(" ")));
+        cmd.addAll(List.of("--max-seconds", "60"));
+        if (crc) {
+            cmd.add("--crc");
         }
+        CaseSupport.Sides sides = client
+                ? CaseSupport.siwServes(guest, "rping-server", "rping -s -a " + guest.guestAddress() + common, PORT,
+                        cmd, Duration.ofSeconds(90))
+                : CaseSupport.jrnicServes(guest, cmd, outDir.resolve(name + "-jrnic-server.log"), PORT,
+                        "rping -c -a " + guest.hostAddress() + common, Duration.ofSeconds(90), t0);
+        ExecResult jr = sides.jrnic();
+        ExecResult siw = sides.siw();
         GuestBootCase.expect(failures, jr.ok(), "jrnic: " + jr);
         GuestBootCase.expect(failures, siw.exitCode() == 0, "siw rping: " + siw);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
@@ -178,7 +152,7 @@ public final class JrnicRpingCase implements SiwCase {
         if (expectRtr) {
             io.jrnic.interop.decode.FpduRecord first = r.fpdus().stream()
                     .filter(f -> f.dir() == io.jrnic.interop.decode.Direction.I2R).findFirst().orElse(null);
-            GuestBootCase.expect(failures, first != null && first.tagged() && first.opcode() == 0
+            GuestBootCase.expect(failures, first != null && first.tagged() && first.is(RdmapOpcode.RDMA_WRITE)
                     && first.ulpduLength() == 14, "first initiator FPDU is not a zero-length Write RTR: " + first);
             GuestBootCase.expect(failures, r.setups().stream().allMatch(s -> s.frameInfo().v2Words() != null
                     && s.frameInfo().v2Words().p2p()), "P2P not set in both set-up frames: " + r.setups());
@@ -190,7 +164,7 @@ public final class JrnicRpingCase implements SiwCase {
         CrcStatus want = expectCrc ? CrcStatus.GOOD : CrcStatus.OFF;
         GuestBootCase.expect(failures, !r.fpdus().isEmpty() && r.crcCounts().keySet().equals(java.util.Set.of(want)),
                 "CRC outcomes " + r.crcCounts() + ", wanted all " + want);
-        long reads = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == READ_REQUEST).count();
+        long reads = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.RDMA_READ_REQUEST)).count();
         GuestBootCase.expect(failures, reads == count, "Read Requests: " + reads + ", wanted " + count);
         GuestBootCase.expect(failures, r.problems().isEmpty(), "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());

@@ -2,6 +2,7 @@ package io.jrnic.interop.siw;
 
 import io.jrnic.interop.decode.CrcStatus;
 import io.jrnic.interop.decode.FpduRecord;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.List;
  * {@code interop peer-violate} server, which RDMA WRITEs to the client's advertised buffer with a wrong
  * STag ({@link Kind#BAD_STAG}) or 32 bytes past its end ({@link Kind#OUT_OF_BOUNDS}). siw answers with a
  * Terminate (DDP tagged buffer error, RFC 5041 section 7.2: code 0x00 invalid STag / 0x01 base or
- * bounds violation; siw's bitfield layout, decoded by jrnic's engine with {@code -Djrnic.siwTerminates=true}),
+ * bounds violation; siw's bitfield layout, decoded by jrnic's engine with {@code --terminates SIW}),
  * then closes. Checked: jrnic reports exactly that triple, its QP is in ERROR and every posted work
  * request completed (no hang); the capture holds one Terminate from siw with that triple (decoded in
  * siw layout, tshark agreeing), every FPDU decodes with CRC OFF and no violation is reported. The
@@ -33,7 +34,6 @@ public final class JrnicViolationCase implements SiwCase {
     }
 
     private static final int PORT = 7176;
-    private static final int TERMINATE = 0x7;
     private final String name;
     private final Kind kind;
     private final List<String> jrnic;
@@ -68,6 +68,7 @@ public final class JrnicViolationCase implements SiwCase {
     List<String> jrnicCommand(String bind) {
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("interop", "peer-violate", "-a", bind, "-p", String.valueOf(PORT), kind.flag));
+        cmd.addAll(JrnicLauncher.SIW_TERMINATES);
         return cmd;
     }
 
@@ -88,9 +89,11 @@ public final class JrnicViolationCase implements SiwCase {
 
     private void checkJrnic(ExecResult jr, List<String> failures) {
         GuestBootCase.expect(failures, jr.ok(), "jrnic: " + jr);
-        GuestBootCase.expect(failures, jr.output().contains(String.format("terminate received layer=1 type=1 code=0x%02x",
-                kind.ddpCode)), "jrnic did not report Terminate DDP/1/0x0" + kind.ddpCode + ": " + jr.output());
-        GuestBootCase.expect(failures, jr.output().contains("qp state ERROR"), "jrnic QP not in ERROR: " + jr.output());
+        PeerResult.Terminated want = new PeerResult.Terminated(1, 1, kind.ddpCode, "SIW");
+        PeerResult res = CaseSupport.peerResult(jr, failures);
+        GuestBootCase.expect(failures, res != null && want.equals(res.terminate()),
+                "jrnic did not report Terminate " + want + ": " + jr.output());
+        GuestBootCase.expect(failures, res != null && res.qpState().equals("ERROR"), "jrnic QP not in ERROR: " + jr.output());
     }
 
     @Override
@@ -110,7 +113,7 @@ public final class JrnicViolationCase implements SiwCase {
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
-        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == TERMINATE)
+        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.TERMINATE))
                 .toList();
         String want = String.format("Terminate DDP etype 1 code 0x%02x", kind.ddpCode);
         GuestBootCase.expect(failures, terms.size() == 1 && terms.get(0).info().contains(want)

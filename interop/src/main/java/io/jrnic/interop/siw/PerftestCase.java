@@ -2,17 +2,15 @@ package io.jrnic.interop.siw;
 
 import io.jrnic.interop.decode.Check;
 import io.jrnic.interop.decode.CrcStatus;
-import io.jrnic.interop.decode.FpduRecord;
 import io.jrnic.interop.decode.SetupRecord;
 import io.jrnic.interop.decode.Violation;
 import io.jrnic.mpa.MpaSetupFrame;
-import java.nio.file.Files;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -49,10 +47,6 @@ public final class PerftestCase implements SiwCase {
     }
 
     private static final int PORT = 18515;
-    private static final int SEND = 0x3;
-    private static final int RDMA_WRITE = 0x0;
-    private static final int READ_REQUEST = 0x1;
-    private static final int READ_RESPONSE = 0x2;
     /** A tagged FPDU's ULPDU_Length without payload: control (2) + STag (4) + TO (8), RFC 5041 section 4.1. */
     private static final int TAGGED_HEADER = 14;
 
@@ -155,34 +149,13 @@ public final class PerftestCase implements SiwCase {
     public CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) throws Exception {
         long t0 = System.nanoTime();
         List<String> failures = new ArrayList<>();
-        ExecResult jr;
-        ExecResult siw;
-        if (!jrnicServer) {
-            guest.startBackground("perftest-server", "exec " + tool.siw + flags());
-            guest.exec("i=0; until ss -ltn | grep -q ':" + PORT + " '; do [ $i -ge 100 ] && exit 1; sleep 0.1;"
-                    + " i=$((i+1)); done", Duration.ofSeconds(20));
-            jr = guest.runHost(jrnicArgs(guest.guestAddress()), Duration.ofSeconds(60));
-            siw = guest.waitBackground("perftest-server", Duration.ofSeconds(30));
-            if (siw.exitCode() == -1) {
-                siw = guest.stopBackground("perftest-server", "TERM");
-            }
-        } else {
-            Path log = outDir.resolve(name + "-jrnic-server.log");
-            Files.createDirectories(outDir);
-            Process server = guest.startHost(jrnicArgs(null), log);
-            long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-            while (System.nanoTime() < deadline && server.isAlive()
-                    && !guest.runHost(List.of("ss", "-ltn"), Duration.ofSeconds(10)).output().contains(":" + PORT + " ")) {
-                Thread.sleep(200);
-            }
-            siw = guest.exec(tool.siw + flags() + " " + guest.hostAddress(), Duration.ofSeconds(60));
-            boolean ended = server.waitFor(30, TimeUnit.SECONDS);
-            if (!ended) {
-                server.destroyForcibly();
-            }
-            jr = new ExecResult("jrnic server", ended ? server.exitValue() : ExecResult.KILLED, Files.readString(log),
-                    Duration.ofNanos(System.nanoTime() - t0));
-        }
+        CaseSupport.Sides sides = !jrnicServer
+                ? CaseSupport.siwServes(guest, "perftest-server", tool.siw + flags(), PORT,
+                        jrnicArgs(guest.guestAddress()), Duration.ofSeconds(60))
+                : CaseSupport.jrnicServes(guest, jrnicArgs(null), outDir.resolve(name + "-jrnic-server.log"), PORT,
+                        tool.siw + flags() + " " + guest.hostAddress(), Duration.ofSeconds(60), t0);
+        ExecResult jr = sides.jrnic();
+        ExecResult siw = sides.siw();
         // ib_read_lat's server prints no result line
         boolean jrnicReports = !(tool == Tool.READ_LAT && jrnicServer);
         boolean siwReports = !(tool == Tool.READ_LAT && !jrnicServer);
@@ -199,8 +172,8 @@ public final class PerftestCase implements SiwCase {
                     && !f.crc() && !f.reject(), "set-up frame " + s);
         }
         GuestBootCase.expect(failures, r.crcCounts().keySet().equals(Set.of(CrcStatus.OFF)), "CRC outcomes " + r.crcCounts());
-        long sends = count(r, false, SEND);
-        long writes = count(r, true, RDMA_WRITE);
+        long sends = count(r, false, RdmapOpcode.SEND);
+        long writes = count(r, true, RdmapOpcode.RDMA_WRITE);
         long expectedSends = 2L * tool.exchangesPerSide + (tool == Tool.SEND ? iters : tool == Tool.SEND_LAT ? 2L * iters : 0);
         GuestBootCase.expect(failures, sends == expectedSends, "Send messages: " + sends + ", wanted " + expectedSends);
         switch (tool) {
@@ -212,15 +185,15 @@ public final class PerftestCase implements SiwCase {
                 // both) is followed by exactly one zero-length Write RTR, before the 2 x n ping-pong Writes
                 long p2pReplies = r.setups().stream().map(SetupRecord::frameInfo)
                         .filter(f -> f.kind() == MpaSetupFrame.Kind.REPLY && f.v2Words() != null && f.v2Words().p2p()).count();
-                long rtrs = r.fpdus().stream().filter(f -> f.hasControl() && f.tagged() && f.opcode() == RDMA_WRITE
+                long rtrs = r.fpdus().stream().filter(f -> f.tagged() && f.is(RdmapOpcode.RDMA_WRITE)
                         && f.ulpduLength() == TAGGED_HEADER).count();
                 GuestBootCase.expect(failures, p2pReplies >= 1 && rtrs == p2pReplies && writes == 2L * iters + rtrs,
                         "RDMA Writes " + writes + " (RTRs " + rtrs + ", P2P Replies " + p2pReplies + "), wanted " + 2 * iters
                                 + " + one RTR per P2P Reply");
             }
             case READ, READ_LAT -> {
-                long req = count(r, false, READ_REQUEST);
-                long resp = count(r, true, READ_RESPONSE);
+                long req = count(r, false, RdmapOpcode.RDMA_READ_REQUEST);
+                long resp = count(r, true, RdmapOpcode.RDMA_READ_RESPONSE);
                 GuestBootCase.expect(failures, req == iters && resp == iters && writes == 0,
                         "Read Requests " + req + ", Read Responses " + resp + ", Writes " + writes + ", wanted " + iters);
             }
@@ -236,8 +209,7 @@ public final class PerftestCase implements SiwCase {
                 Duration.ofNanos(System.nanoTime() - t0), List.of(pcap));
     }
 
-    private static long count(CaptureReport r, boolean tagged, int opcode) {
-        return r.fpdus().stream().filter(f -> f.hasControl() && f.tagged() == tagged && f.last() && f.opcode() == opcode)
-                .count();
+    private static long count(CaptureReport r, boolean tagged, RdmapOpcode opcode) {
+        return r.fpdus().stream().filter(f -> f.is(opcode) && f.tagged() == tagged && f.last()).count();
     }
 }

@@ -5,6 +5,7 @@ import io.jrnic.interop.decode.Direction;
 import io.jrnic.interop.decode.FpduRecord;
 import io.jrnic.interop.decode.SetupRecord;
 import io.jrnic.mpa.MpaSetupFrame;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +21,6 @@ import java.util.List;
  */
 public final class RpingGuestCase implements SiwCase {
     private static final int PORT = 7174;
-    private static final int RDMA_WRITE = 0x0;
-    private static final int READ_REQUEST = 0x1;
     private static final int TAGGED_HEADER = 14;
 
     private final String name;
@@ -74,13 +73,9 @@ public final class RpingGuestCase implements SiwCase {
         String args = " -a " + a + " -p " + PORT + " -C " + count + " -S " + size + " -V";
         guest.startBackground("rping-server", "exec rping -s" + args);
         // the server is up once siw's listening TCP socket exists
-        guest.exec("i=0; until ss -ltn | grep -q ':" + PORT + " '; do [ $i -ge 100 ] && exit 1; sleep 0.1;"
-                + " i=$((i+1)); done", Duration.ofSeconds(20));
+        CaseSupport.awaitGuestListening(guest, PORT);
         ExecResult client = guest.exec("rping -c" + args, Duration.ofSeconds(90));
-        ExecResult server = guest.waitBackground("rping-server", Duration.ofSeconds(30));
-        if (server.exitCode() == -1) {
-            server = guest.stopBackground("rping-server", "TERM");
-        }
+        ExecResult server = CaseSupport.awaitBackground(guest, "rping-server");
         GuestBootCase.expect(failures, client.ok(), "rping client: " + client);
         GuestBootCase.expect(failures, server.exitCode() == 0, "rping server: " + server);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
@@ -106,12 +101,12 @@ public final class RpingGuestCase implements SiwCase {
         CrcStatus want = crc() ? CrcStatus.GOOD : CrcStatus.OFF;
         GuestBootCase.expect(failures, !r.fpdus().isEmpty() && r.crcCounts().keySet().equals(java.util.Set.of(want)),
                 "CRC outcomes " + r.crcCounts() + ", wanted all " + want);
-        long reads = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == READ_REQUEST).count();
+        long reads = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.RDMA_READ_REQUEST)).count();
         GuestBootCase.expect(failures, reads == count, "Read Requests: " + reads + ", wanted " + count);
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());
         if (p2p()) {
             FpduRecord first = r.fpdus().stream().filter(f -> f.dir() == Direction.I2R).findFirst().orElse(null);
-            GuestBootCase.expect(failures, first != null && first.tagged() && first.opcode() == RDMA_WRITE
+            GuestBootCase.expect(failures, first != null && first.tagged() && first.is(RdmapOpcode.RDMA_WRITE)
                     && first.ulpduLength() == TAGGED_HEADER, "first initiator FPDU is not a zero-length Write RTR: "
                     + first);
         }

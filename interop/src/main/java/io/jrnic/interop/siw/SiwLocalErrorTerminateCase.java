@@ -2,6 +2,7 @@ package io.jrnic.interop.siw;
 
 import io.jrnic.interop.decode.Direction;
 import io.jrnic.interop.decode.FpduRecord;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import java.util.List;
  * into its sink (siw completes the Read with a local protection error, rping prints
  * {@code cq completion failed status 4}) and sends a Terminate, observed on kernel 6.1 as DDP / tagged buffer
  * (1) / 0x01 base or bounds violation, M and D set, in siw's layout. PASS: exactly one Terminate, from siw,
- * after exactly one Read Request and one Read Response; jrnic (with {@code -Djrnic.siwTerminates=true})
+ * after exactly one Read Request and one Read Response; jrnic (with {@code --terminates SIW})
  * reports the Terminate's triple as decoded from the capture, its QP is in ERROR, its Send completed and its
  * outstanding receive was flushed (WR_FLUSH_ERROR), no hang; CRC off, no violation, tshark agrees.
  */
@@ -22,9 +23,6 @@ public final class SiwLocalErrorTerminateCase implements SiwCase {
     private static final int PORT = 7180;
     private static final int SIW_SIZE = 64;
     private static final int ADVERTISED = 128;
-    private static final int READ_REQUEST = 0x1;
-    private static final int READ_RESPONSE = 0x2;
-    private static final int TERMINATE = 0x7;
     private final String name;
     private final List<String> jrnic;
 
@@ -58,6 +56,7 @@ public final class SiwLocalErrorTerminateCase implements SiwCase {
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("interop", "peer-oversize-read", "-a", siwHost, "-p", String.valueOf(PORT), "--size",
                 String.valueOf(ADVERTISED), "--max-seconds", "20"));
+        cmd.addAll(JrnicLauncher.SIW_TERMINATES);
         return cmd;
     }
 
@@ -92,32 +91,21 @@ public final class SiwLocalErrorTerminateCase implements SiwCase {
         }
         // IBV_WC_LOC_PROT_ERR (4): siw's own Read failed placing the response
         GuestBootCase.expect(failures, siw.output().contains("cq completion failed status 4"), "siw rping: " + siw);
-        GuestBootCase.expect(failures, jr.ok() && jr.output().contains("qp state ERROR, 2 of 2 work requests completed")
-                && jr.output().contains("SEND SUCCESS") && jr.output().contains("RECV WR_FLUSH_ERROR"), "jrnic: " + jr);
+        PeerResult res = CaseSupport.peerResult(jr, failures);
+        GuestBootCase.expect(failures, jr.ok() && res != null && res.qpState().equals("ERROR") && res.completed() == 2
+                && res.allCompleted() && res.has("SEND", "SUCCESS") && res.has("RECV", "WR_FLUSH_ERROR"), "jrnic: " + jr);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
         GuestBootCase.expect(failures, r.summary().mpaStreams() == 1, "MPA streams: " + r.summary().mpaStreams());
-        long requests = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == READ_REQUEST).count();
-        long responses = r.fpdus().stream().filter(f -> f.hasControl() && f.last() && f.opcode() == READ_RESPONSE
+        long requests = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.RDMA_READ_REQUEST)).count();
+        long responses = r.fpdus().stream().filter(f -> f.last() && f.is(RdmapOpcode.RDMA_READ_RESPONSE)
                 && f.dir() == Direction.I2R).count();
         GuestBootCase.expect(failures, requests == 1 && responses == 1, "Read Requests " + requests + ", Responses " + responses);
-        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == TERMINATE).toList();
+        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.TERMINATE)).toList();
         GuestBootCase.expect(failures, terms.size() == 1 && terms.get(0).dir() == Direction.R2I, "Terminates: " + terms);
         if (terms.size() == 1) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Terminate (\\w+) etype (\\d+) code 0x(\\w\\w)")
-                    .matcher(terms.get(0).info());
-            if (!m.find()) {
-                failures.add("undecoded Terminate: " + terms.get(0));
-            } else {
-                int layer = switch (m.group(1)) {
-                    case "RDMAP" -> 0;
-                    case "DDP" -> 1;
-                    default -> 2;
-                };
-                String want = String.format("terminate received layer=%d type=%s code=0x%s", layer, m.group(2), m.group(3));
-                GuestBootCase.expect(failures, jr.output().contains(want), "jrnic did not report siw's " + want);
-            }
+            CaseSupport.expectReported(terms.get(0), jr, failures);
         }
         GuestBootCase.expect(failures, r.problems().isEmpty(), "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());

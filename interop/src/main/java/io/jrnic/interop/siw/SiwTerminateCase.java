@@ -1,6 +1,7 @@
 package io.jrnic.interop.siw;
 
 import io.jrnic.interop.decode.FpduRecord;
+import io.jrnic.rdmap.RdmapOpcode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import java.util.List;
  */
 public final class SiwTerminateCase implements SiwCase {
     private static final int PORT = 7178;
-    private static final int TERMINATE = 0x7;
     private final String name;
     private final List<String> jrnic;
 
@@ -49,6 +49,7 @@ public final class SiwTerminateCase implements SiwCase {
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("interop", "peer-violate", "--idle", "--max-seconds", "30", "-a", bind, "-p",
                 String.valueOf(PORT)));
+        cmd.addAll(JrnicLauncher.SIW_TERMINATES);
         return cmd;
     }
 
@@ -89,35 +90,22 @@ public final class SiwTerminateCase implements SiwCase {
         GuestBootCase.expect(failures, siw.exitCode() == 137, "siw rping not killed: " + siw);
         // with a Terminate the QP must be in ERROR; after siw's plain FIN (what a killed siw process sends)
         // the LLP close moves it to IDLE (RFC 5040 section 6); either way the receive is flushed
-        GuestBootCase.expect(failures, jr.ok() && jr.output().contains("2 of 2 work requests completed")
-                && jr.output().contains("RECV WR_FLUSH_ERROR"), "jrnic: " + jr.output());
+        PeerResult res = CaseSupport.peerResult(jr, failures);
+        GuestBootCase.expect(failures, jr.ok() && res != null && res.completed() == 2 && res.allCompleted()
+                && res.has("RECV", "WR_FLUSH_ERROR"), "jrnic: " + jr.output());
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
-        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.hasControl() && f.opcode() == TERMINATE).toList();
+        List<FpduRecord> terms = r.fpdus().stream().filter(f -> f.is(RdmapOpcode.TERMINATE)).toList();
         for (FpduRecord t : terms) {
             GuestBootCase.expect(failures, t.dir() == io.jrnic.interop.decode.Direction.I2R, "Terminate from jrnic: " + t);
         }
         GuestBootCase.expect(failures, terms.size() <= 1, "Terminates: " + terms);
         if (terms.size() == 1) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Terminate (\\w+) etype (\\d+) code 0x(\\w\\w)")
-                    .matcher(terms.get(0).info());
-            if (!m.find()) {
-                failures.add("undecoded Terminate: " + terms.get(0));
-            } else {
-                int layer = switch (m.group(1)) {
-                    case "RDMAP" -> 0;
-                    case "DDP" -> 1;
-                    default -> 2;
-                };
-                String want = String.format("terminate received layer=%d type=%s code=0x%s", layer, m.group(2),
-                        m.group(3));
-                GuestBootCase.expect(failures, jr.output().contains(want), "jrnic did not report siw's " + want + ": "
-                        + jr.output());
-            }
+            CaseSupport.expectReported(terms.get(0), jr, failures);
         } else {
-            GuestBootCase.expect(failures, jr.output().contains("no terminate received")
-                    && jr.output().contains("qp state IDLE"), "jrnic after siw's FIN: " + jr.output());
+            GuestBootCase.expect(failures, res != null && res.terminate() == null && res.qpState().equals("IDLE"),
+                    "jrnic after siw's FIN: " + jr.output());
         }
         GuestBootCase.expect(failures, r.problems().isEmpty(), "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());

@@ -159,7 +159,7 @@ class ViolationsTest {
             return b;
         });
         assertEquals(List.of(Check.PAD_NOT_ZERO), r.checks());
-        assertTrue(r.violations.get(0).detail().equals("PAD 005a00"), r.violations.toString());
+        assertEquals("PAD 005a00 at stream offset 21", r.violations.get(0).detail(), "where the decoder found the pad");
     }
 
     @Test

@@ -81,6 +81,8 @@ public final class QpEngine {
     boolean llpFailed;
     /** Initiator: the zero-length READ RTR's response is still due. */
     boolean rtrReadPending;
+    /** The layout the peer's Terminate was read in (STRICT or SIW_QUIRK), once one arrived. */
+    volatile io.jrnic.rdmap.TerminateDecoder.Mode receivedTerminateLayout = io.jrnic.rdmap.TerminateDecoder.Mode.STRICT;
     private Runnable firstFpduCallback;
     private boolean closeRequested;
     /** Flushing the SQ waits until no zero-copy WR's memory is still in the outbound buffer. */
@@ -233,6 +235,11 @@ public final class QpEngine {
     RqEntry rqEntryForMsn(long msn) {
         long d = (msn - untagged.expectedMsn(0)) & 0xFFFF_FFFFL;
         return d < rqTail - rqHead ? rqEntry(rqHead + d) : null;
+    }
+
+    /** The layout the peer's Terminate was read in: STRICT (RFC 5040 section 4.8) or SIW_QUIRK. */
+    public io.jrnic.rdmap.TerminateDecoder.Mode receivedTerminateLayout() {
+        return receivedTerminateLayout;
     }
 
     // ---------------------------------------------------------------- binding

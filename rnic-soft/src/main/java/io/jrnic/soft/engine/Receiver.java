@@ -19,6 +19,7 @@ import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.RdmapOpcode;
 import io.jrnic.rdmap.RdmapValidator;
 import io.jrnic.rdmap.ReadRequestHeader;
+import io.jrnic.rdmap.RemoteInvalidate;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.rdmap.TerminateDecoder;
 import io.jrnic.rdmap.TerminateHeader;
@@ -268,17 +269,14 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         qp.retireRecvs();
     }
 
-    /** Send with Invalidate (RFC 5040 section 5.4): the named STag of this PD stops working before completion. */
+    /** Send with Invalidate ({@link RemoteInvalidate}): the named STag of this PD stops working before completion. */
     private IwarpError invalidate(int stag) {
         SoftRegion r = qp.table.lookup(stag);
-        if (r == null || !r.valid()) {
-            return RdmapError.INVALID_STAG;
+        IwarpError e = RemoteInvalidate.check(r, qp.pdId);
+        if (e == null) {
+            r.invalidate();
         }
-        if (!r.associatedWith(qp.pdId)) {
-            return RdmapError.STAG_NOT_ASSOCIATED;
-        }
-        r.invalidate();
-        return null;
+        return e;
     }
 
     /** Checks the QN 1 sequence (RFC 5041 section 5.3: MSN in order, MO 0, one segment) and IRD. */
@@ -376,24 +374,26 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     }
 
     /**
-     * Opt-in: decode received Terminates in Linux siw's little-endian bitfield layout (siw-notes:
-     * Layer/EType nibbles swapped, M/D/R in the low bits). System property {@code jrnic.siwTerminates=true};
-     * off by default (RFC layout). Only decoding changes: jrnic always sends RFC-correct Terminates.
+     * A Terminate from the peer (RFC 5040 section 4.8), read in the connection's layout
+     * ({@link StreamParams#terminates()}: RFC, siw's bitfield reading, or either); the layout that
+     * matched is kept for the TerminateInfo. A Terminate no layout can parse is still a Terminate:
+     * its triple is taken from the Control word as the layout reads it (EITHER: the RFC reading).
      */
-    static final boolean SIW_TERMINATES = Boolean.getBoolean("jrnic.siwTerminates");
-
-    /** A Terminate from the peer (RFC 5040 section 4.8). */
     private void terminate(ByteBuf buf, int at, int len) {
+        TerminateDecoder.Mode mode = qp.params.terminates();
         Terminate t;
         try {
-            t = TerminateDecoder.decode(buf, at, len,
-                    SIW_TERMINATES ? TerminateDecoder.Mode.SIW_QUIRK : TerminateDecoder.Mode.STRICT);
+            TerminateDecoder.Match m = TerminateDecoder.decodeMatch(buf, at, len, mode);
+            t = m.terminate();
+            qp.receivedTerminateLayout = m.layout();
         } catch (MalformedTerminateException ex) {
+            boolean siw = mode == TerminateDecoder.Mode.SIW_QUIRK;
             int c = at + UntaggedHeader.HEADER_LENGTH;
             int layer = TerminateHeader.layer(buf, c);
             int type = TerminateHeader.errorType(buf, c);
-            t = new Terminate(SIW_TERMINATES ? type : layer, SIW_TERMINATES ? layer : type,
-                    TerminateHeader.errorCode(buf, c), false, 0, null, null);
+            t = new Terminate(siw ? type : layer, siw ? layer : type, TerminateHeader.errorCode(buf, c), false, 0,
+                    null, null);
+            qp.receivedTerminateLayout = siw ? mode : TerminateDecoder.Mode.STRICT;
         }
         qp.terminateReceived(t);
     }

@@ -1,6 +1,7 @@
 package io.jrnic.soft.engine;
 
 import io.jrnic.mpa.RtrType;
+import io.jrnic.rdmap.TerminateDecoder;
 
 /**
  * What MPA negotiation fixed for one stream (RFC 5044 section 7.1, RFC 6581 section 5).
@@ -14,7 +15,15 @@ import io.jrnic.mpa.RtrType;
  * @param rtr          peer-to-peer RTR: what the initiator sends first, NONE without P2P
  * @param initiator    this side sent the MPA Request
  * @param firstFpduDelayMillis initiator: pause after the Reply before the first FPDU (siw responder race)
+ * @param terminates   how received Terminates are read: STRICT (RFC 5040 section 4.8), SIW_QUIRK or EITHER
  */
 public record StreamParams(boolean crc, boolean markersTx, boolean markersRx, int mulpdu, int ird, int ord,
-                           RtrType rtr, boolean initiator, long firstFpduDelayMillis) {
+                           RtrType rtr, boolean initiator, long firstFpduDelayMillis, TerminateDecoder.Mode terminates) {
+
+    /** Received Terminates read in the RFC layout. */
+    public StreamParams(boolean crc, boolean markersTx, boolean markersRx, int mulpdu, int ird, int ord,
+                        RtrType rtr, boolean initiator, long firstFpduDelayMillis) {
+        this(crc, markersTx, markersRx, mulpdu, ird, ord, rtr, initiator, firstFpduDelayMillis,
+                TerminateDecoder.Mode.STRICT);
+    }
 }

@@ -1,6 +1,7 @@
 package io.jrnic.soft.mem;
 
 import io.jrnic.ddp.DdpControl;
+import io.jrnic.ddp.DdpError;
 import io.jrnic.ddp.TaggedPlacement;
 import io.jrnic.mpa.IwarpError;
 import io.jrnic.rdmap.RdmapError;
@@ -8,8 +9,8 @@ import io.jrnic.rdmap.RdmapError;
 /**
  * A peer's access to local memory, checked in the reference's order (section 5; RFC 5040 section
  * 6.4, RFC 5041 section 5.3): STag valid and not invalidated, key matches, same protection domain,
- * access right, then TO wrap and [TO, TO+len) inside the region. The error names the layer that
- * owns the check: a tagged sink (RDMA Write, Read Response) gets DDP tagged-buffer errors (RFC 5041
+ * access right, then base and bounds ({@link TaggedPlacement#checkBounds}: start, TO wrap, end).
+ * The error names the layer that owns the check: a tagged sink (RDMA Write, Read Response) gets DDP tagged-buffer errors (RFC 5041
  * section 7.2) except the access right, which is RDMAP's (remote protection 0x02); the source of a
  * Read Request and the target of an Atomic get RDMAP remote protection errors (RFC 5040 section 7.2).
  * One per stream; event-loop confined.
@@ -64,17 +65,12 @@ public final class RemoteAccess {
         if (!AccessFlags.has(r.access(), requiredAccess)) {
             return RdmapError.ACCESS_RIGHTS;
         }
-        if (Long.compareUnsigned(length, -1L - to) > 0) {
-            return RdmapError.TO_WRAP;
-        }
-        long base = r.baseTaggedOffset();
-        long off = to - base;
-        if (Long.compareUnsigned(to, base) < 0 || Long.compareUnsigned(off, r.length()) > 0
-                || Long.compareUnsigned(length, r.length() - off) > 0) {
-            return RdmapError.BASE_OR_BOUNDS;
+        DdpError bounds = TaggedPlacement.checkBounds(r.baseTaggedOffset(), r.length(), to, length);
+        if (bounds != null) {
+            return bounds == DdpError.TO_WRAP ? RdmapError.TO_WRAP : RdmapError.BASE_OR_BOUNDS;
         }
         region = r;
-        regionOffset = off;
+        regionOffset = to - r.baseTaggedOffset();
         return null;
     }
 

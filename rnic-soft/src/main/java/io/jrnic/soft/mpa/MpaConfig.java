@@ -1,6 +1,7 @@
 package io.jrnic.soft.mpa;
 
 import io.jrnic.mpa.MpaOptions;
+import io.jrnic.rdmap.TerminateDecoder;
 
 /**
  * One side's connection set-up options: the MPA negotiator's options (RFC 5044 section 7.1, RFC 6581)
@@ -11,12 +12,14 @@ import io.jrnic.mpa.MpaOptions;
  * @param firstFpduDelayMillis initiator: pause between the Reply and the first FPDU (siw's responder race)
  * @param connectTimeoutMillis TCP connect timer
  * @param acceptTimeoutMillis  responder: how long a received Request may wait for accept or reject
+ * @param terminates           how received Terminates are read (RFC 5040 section 4.8, siw's layout, or either)
  */
 public record MpaConfig(MpaOptions mpa, int mulpdu, long firstFpduDelayMillis, long connectTimeoutMillis,
-                        long acceptTimeoutMillis) {
-    public static final MpaConfig DEFAULTS = new MpaConfig(MpaOptions.defaults(), 0, 0, 5_000, 5_000);
+                        long acceptTimeoutMillis, TerminateDecoder.Mode terminates) {
+    public static final MpaConfig DEFAULTS = new MpaConfig(MpaOptions.defaults(), 0, 0, 5_000, 5_000,
+            TerminateDecoder.Mode.STRICT);
 
     public MpaConfig withMpa(MpaOptions o) {
-        return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis);
+        return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis, terminates);
     }
 }

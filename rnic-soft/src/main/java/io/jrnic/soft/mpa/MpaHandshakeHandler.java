@@ -164,20 +164,27 @@ public final class MpaHandshakeHandler extends ChannelInboundHandlerAdapter {
             }
             return;
         }
+        int n = in.readableBytes();
         try {
             if (finished) {
                 return;
             }
             if (cumulation == null) {
-                cumulation = ctx.alloc().heapBuffer(Math.max(256, in.readableBytes()));
+                cumulation = ctx.alloc().heapBuffer(Math.max(256, n));
             }
-            consumed += in.readableBytes();
+            consumed += n;
             cumulation.writeBytes(in);
         } finally {
             in.release();
         }
         if (started && !requestReceived) {
             handle(handshaker.feed(cumulation));
+        } else if (requestReceived && handshaker instanceof MpaResponder r) {
+            // bytes before our Reply went out: the timing rule (RFC 5044 section 7.1.1) decides
+            Outcome o = r.bytesBeforeReply(n);
+            if (o.status() == Outcome.Status.FAILED) {
+                fail(o);
+            }
         }
     }
 

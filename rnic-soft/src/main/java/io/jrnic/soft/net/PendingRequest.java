@@ -89,7 +89,8 @@ public final class PendingRequest {
             MpaParameters p;
             try {
                 p = handler.accept(privateData, ird, ord);
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                // bad private data or IRD/ORD, or the set-up already failed (e.g. the timing rule)
                 conn.failed(CmFailure.CONNECT_ERROR, e.getMessage());
                 channel.close();
                 return;

@@ -105,7 +105,7 @@ public final class SoftConnection {
     void established(Channel ch, MpaParameters p, boolean initiator, MpaConfig config, ByteBuf leftover) {
         int mulpdu = config.mulpdu() > 0 ? config.mulpdu() : Mulpdu.fromMss(mss(ch, p.markersTx()), p.markersTx());
         StreamParams sp = new StreamParams(p.crc(), p.markersTx(), p.markersRx(), mulpdu, p.localIrd(), p.localOrd(),
-                p.rtrType(), initiator, initiator ? config.firstFpduDelayMillis() : 0);
+                p.rtrType(), initiator, initiator ? config.firstFpduDelayMillis() : 0, config.terminates());
         this.mpa = p;
         this.params = sp;
         Runnable report = () -> {

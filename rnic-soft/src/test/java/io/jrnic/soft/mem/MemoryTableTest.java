@@ -77,7 +77,8 @@ class MemoryTableTest {
                 "access right is checked before bounds");
         assertEquals(DdpError.BASE_OR_BOUNDS, a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0x1000 + 10, 91, w));
         assertEquals(DdpError.BASE_OR_BOUNDS, a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0xFFF, 1, w));
-        assertEquals(DdpError.TO_WRAP, a.checkTaggedSink(WRITE_CONTROL, r.stag(), -1L, 2, w));
+        assertEquals(DdpError.BASE_OR_BOUNDS, a.checkTaggedSink(WRITE_CONTROL, r.stag(), -1L, 2, w),
+                "a start outside the region is base or bounds even when TO + length wraps");
         assertNull(a.checkTaggedSink(WRITE_CONTROL, 0x12345678, 0, 0, w), "zero-length segments are not validated");
         r.invalidate();
         assertEquals(DdpError.INVALID_STAG, a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0x1000, 1, w));
@@ -95,7 +96,7 @@ class MemoryTableTest {
         assertEquals(RdmapError.INVALID_STAG, a.checkSource(0x7700, 0, 1, rd));
         assertEquals(RdmapError.STAG_NOT_ASSOCIATED, a.checkSource(other.stag(), 0, 1, rd));
         assertEquals(RdmapError.ACCESS_RIGHTS, a.checkSource(wo.stag(), 0, 1, rd));
-        assertEquals(RdmapError.TO_WRAP, a.checkSource(r.stag(), -8, 16, rd));
+        assertEquals(RdmapError.BASE_OR_BOUNDS, a.checkSource(r.stag(), -8, 16, rd), "8 below the base, wrapping");
         assertEquals(RdmapError.BASE_OR_BOUNDS, a.checkSource(r.stag(), 1, 64, rd));
     }
 
