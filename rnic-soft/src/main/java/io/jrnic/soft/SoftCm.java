@@ -57,6 +57,7 @@ final class SoftCm implements CmSpi {
         SoftListener l;
         try {
             l = device.transport().listen(local, cfg, req -> up.connectRequest(new Request(req, options)));
+            l.onEvicted(() -> device.counters().setupFailed("LISTENER_FULL"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding " + local, e);
@@ -231,7 +232,8 @@ final class SoftCm implements CmSpi {
                 .maxPrivateData(o.privateDataCap()).strictTiming(!o.lenientTiming())
                 .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();
         return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
-                o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()));
+                o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()),
+                o.maxPendingSetups());
     }
 
     @Override

@@ -51,6 +51,7 @@ public final class ConnectOptions {
     private Duration firstFpduDelay = Duration.ZERO;
     private boolean lenientTiming;
     private TerminateLayout terminateLayout = TerminateLayout.RFC;
+    private int maxPendingSetups = DEFAULT_MAX_PENDING_SETUPS;
     /** Capture file of the connection, or null. */
     private java.nio.file.Path capture;
 
@@ -76,6 +77,7 @@ public final class ConnectOptions {
         n.firstFpduDelay = firstFpduDelay;
         n.lenientTiming = lenientTiming;
         n.terminateLayout = terminateLayout;
+        n.maxPendingSetups = maxPendingSetups;
         n.capture = capture;
         change.accept(n);
         n.check();
@@ -94,6 +96,9 @@ public final class ConnectOptions {
         }
         if (peerToPeer && rtrTypes.isEmpty()) {
             throw new IllegalArgumentException("peer-to-peer needs at least one RTR type");
+        }
+        if (maxPendingSetups < 1) {
+            throw new IllegalArgumentException("maxPendingSetups must be at least 1: " + maxPendingSetups);
         }
         if (privateDataCap < 0 || privateDataCap > MPA_MAX_PRIVATE_DATA) {
             throw new IllegalArgumentException("private data cap must be 0.." + MPA_MAX_PRIVATE_DATA);
@@ -227,6 +232,21 @@ public final class ConnectOptions {
         return with(n -> n.terminateLayout = Objects.requireNonNull(v));
     }
 
+    /** Default of {@link #maxPendingSetups(int)}. */
+    public static final int DEFAULT_MAX_PENDING_SETUPS = 1024;
+
+    /**
+     * Listeners: how many accepted streams may be in MPA set-up at once (connected, Request not yet answered by
+     * the consumer's accept or reject). When one more arrives, the oldest pending stream is reset (RST), so
+     * that peers that connect and stall hold at most this many streams and a well-behaved client, whose
+     * set-up takes one round trip, is still served during such a flood; each pending stream also ends at
+     * {@link #mpaRequestTimeout(Duration)}. Evictions count as MPA set-up failures with reason
+     * {@code LISTENER_FULL} in the device's statistics. Default {@value #DEFAULT_MAX_PENDING_SETUPS}.
+     */
+    public ConnectOptions maxPendingSetups(int v) {
+        return with(n -> n.maxPendingSetups = v);
+    }
+
     public int mpaRevision() { return mpaRevision; }
     public boolean crc() { return crc; }
     public boolean markers() { return markers; }
@@ -245,6 +265,7 @@ public final class ConnectOptions {
     public Duration firstFpduDelay() { return firstFpduDelay; }
     public boolean lenientTiming() { return lenientTiming; }
     public TerminateLayout terminateLayout() { return terminateLayout; }
+    public int maxPendingSetups() { return maxPendingSetups; }
 
     @Override
     public String toString() {

@@ -15,11 +15,11 @@ import io.jrnic.rdmap.TerminateDecoder;
  * @param terminates           how received Terminates are read (RFC 5040 section 4.8, siw's layout, or either)
  */
 public record MpaConfig(MpaOptions mpa, int mulpdu, long firstFpduDelayMillis, long connectTimeoutMillis,
-                        long acceptTimeoutMillis, TerminateDecoder.Mode terminates) {
+                        long acceptTimeoutMillis, TerminateDecoder.Mode terminates, int maxPendingSetups) {
     public static final MpaConfig DEFAULTS = new MpaConfig(MpaOptions.defaults(), 0, 0, 5_000, 5_000,
-            TerminateDecoder.Mode.STRICT);
+            TerminateDecoder.Mode.STRICT, 1024);
 
     public MpaConfig withMpa(MpaOptions o) {
-        return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis, terminates);
+        return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis, terminates, maxPendingSetups);
     }
 }

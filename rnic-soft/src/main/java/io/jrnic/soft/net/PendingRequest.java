@@ -26,6 +26,8 @@ public final class PendingRequest {
     private final AtomicBoolean answered = new AtomicBoolean();
     private volatile SoftConnection connection;
     private ScheduledFuture<?> timer;
+    /** Run once the Request is answered (the listener's pending set-up count). */
+    private Runnable onAnswered = () -> { };
 
     PendingRequest(Channel channel, MpaHandshakeHandler handler, MpaSetupFrame request, MpaConfig config) {
         this(channel, handler, request, config, null);
@@ -41,10 +43,15 @@ public final class PendingRequest {
         this.connection = existing;
     }
 
+    void onAnswered(Runnable r) {
+        onAnswered = r;
+    }
+
     void startTimer() {
         timer = channel.eventLoop().schedule(() -> {
             if (answered.compareAndSet(false, true)) {
                 channel.close();
+                onAnswered.run();
             }
         }, config.acceptTimeoutMillis(), TimeUnit.MILLISECONDS);
     }
@@ -77,6 +84,7 @@ public final class PendingRequest {
         if (!answered.compareAndSet(false, true)) {
             throw new IllegalStateException("request already answered (or timed out)");
         }
+        onAnswered.run();
         SoftConnection existing = connection;
         SoftConnection conn = existing != null ? existing : new SoftConnection(qp, events);
         connection = conn;
@@ -112,6 +120,7 @@ public final class PendingRequest {
         if (!answered.compareAndSet(false, true)) {
             throw new IllegalStateException("request already answered (or timed out)");
         }
+        onAnswered.run();
         channel.eventLoop().execute(() -> {
             cancelTimer();
             handler.reject(privateData);

@@ -9,11 +9,16 @@ import io.jrnic.soft.mpa.MpaHandshakeHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /** A passive endpoint: every accepted stream runs the responder handshake; valid Requests go to the application. */
@@ -22,6 +27,11 @@ public final class SoftListener implements AutoCloseable {
     private final Consumer<PendingRequest> onRequest;
     private final ChannelGroup children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private volatile Channel server;
+    /** Accepted streams whose Request is not answered yet, oldest first (at most {@link MpaConfig#maxPendingSetups()}). */
+    private final ConcurrentLinkedDeque<Channel> pendingStreams = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger pending = new AtomicInteger();
+    private final LongAdder evicted = new LongAdder();
+    private volatile Runnable onEvicted = () -> { };
 
     SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest) {
         this.config = config;
@@ -40,7 +50,51 @@ public final class SoftListener implements AutoCloseable {
         return config;
     }
 
+    /** Streams in MPA set-up now. */
+    public int pendingSetups() {
+        return pending.get();
+    }
+
+    /** Streams reset because {@link MpaConfig#maxPendingSetups()} newer ones were pending. */
+    public long evictedSetups() {
+        return evicted.sum();
+    }
+
+    /** Run (on an event loop) for every stream evicted. */
+    public void onEvicted(Runnable r) {
+        onEvicted = r;
+    }
+
+    /**
+     * Admits a new stream into MPA set-up. Over the limit, the oldest pending stream is reset (RST, nothing of
+     * it kept): a flood of streams that connect and stall holds at most the limit, and each stall costs its
+     * sender the slot as soon as newer streams arrive, so a well-behaved client, whose set-up takes one round
+     * trip, is served during the flood.
+     */
+    private Runnable admit(SocketChannel ch) {
+        pendingStreams.addLast(ch);
+        AtomicBoolean released = new AtomicBoolean();
+        Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+                pending.decrementAndGet();
+                pendingStreams.remove(ch);
+            }
+        };
+        ch.closeFuture().addListener(f -> release.run());
+        if (pending.incrementAndGet() > config.maxPendingSetups()) {
+            Channel oldest = pendingStreams.pollFirst();
+            if (oldest != null) {
+                evicted.increment();
+                onEvicted.run();
+                oldest.config().setOption(ChannelOption.SO_LINGER, 0);
+                oldest.close();
+            }
+        }
+        return release;
+    }
+
     void initChild(SocketChannel ch) {
+        Runnable release = admit(ch);
         PendingRequest[] req = new PendingRequest[1];
         MpaHandshakeHandler h = new MpaHandshakeHandler(new MpaResponder(config.mpa()), new MpaHandshakeHandler.Events() {
             @Override
@@ -52,6 +106,7 @@ public final class SoftListener implements AutoCloseable {
             @Override
             public void request(ChannelHandlerContext ctx, MpaSetupFrame request) {
                 req[0] = new PendingRequest(ch, (MpaHandshakeHandler) ctx.handler(), request, config);
+                req[0].onAnswered(release);
                 req[0].startTimer();
                 onRequest.accept(req[0]);
             }
