@@ -57,7 +57,7 @@ final class SoftCm implements CmSpi {
         SoftListener l;
         try {
             l = device.transport().listen(local, cfg, req -> up.connectRequest(new Request(req, options)));
-            l.onEvicted(() -> device.counters().setupFailed("LISTENER_FULL"));
+            l.onSetupFailure(device.counters()::setupFailed);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding " + local, e);

@@ -78,6 +78,24 @@ class ListenerLimitTest {
     }
 
     @Test
+    void aStreamThatSendsNoRequestIsClosedAtTheRequestTimeout() throws Exception {
+        try (SoftPair.Side server = new SoftPair.Side("server")) {
+            Listener l = server.cm.listen(new InetSocketAddress("127.0.0.1", 0),
+                    ConnectOptions.defaults().mpaRequestTimeout(Duration.ofMillis(200)));
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                s.setSoTimeout(30_000);
+                try {
+                    assertEquals(-1, s.getInputStream().read(), "the listener closes the silent stream");
+                } catch (IOException reset) {
+                    // closed with a reset: also closed
+                }
+            }
+            SoftPair.eventually(() -> !server.dev.stats().setupFailures().isEmpty());
+            assertEquals(java.util.Set.of("TIMEOUT"), server.dev.stats().setupFailures().keySet());
+        }
+    }
+
+    @Test
     void theLimitMustBePositive() {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> ConnectOptions.defaults().maxPendingSetups(0));

@@ -104,14 +104,17 @@ class StagProbeTest {
         side.close();
     }
 
-    /** One connection, one FPDU; returns the Terminate the responder sent. */
-    private Terminate probe(ByteBuf ulpdu) throws Exception {
+    /** One connection, the FPDUs of {@code ulpdus} in one write; returns the Terminate the responder sent. */
+    private Terminate probe(ByteBuf... ulpdus) throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort())) {
             s.setSoTimeout(10_000);
             MpaParameters p = RawMpaInitiator.handshake(s);
             ByteBuf fpdu = Unpooled.buffer();
-            p.newEncoder().encode(ulpdu, fpdu);
-            ulpdu.release();
+            var encoder = p.newEncoder();
+            for (ByteBuf ulpdu : ulpdus) {
+                encoder.encode(ulpdu, fpdu);
+                ulpdu.release();
+            }
             RawMpaInitiator.write(s.getOutputStream(), fpdu);
             Terminate[] got = new Terminate[1];
             FpduDecoder dec = p.newDecoder(new FpduListener() {
@@ -214,6 +217,15 @@ class StagProbeTest {
         for (byte b : gone) {
             assertEquals(0, b);
         }
+    }
+
+    /** RFC 5040 section 6: after the Terminate, nothing more of the stream is placed (one Terminate per stream). */
+    @Test
+    void nothingBehindTheFirstViolationIsPlaced() throws Exception {
+        ByteBuf validWrite = Unpooled.buffer().writeShort(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true))
+                .writeInt(rw.stag()).writeLong(0).writeLong(0x1111_2222_3333_4444L);
+        assertEquals("1/1/0x0", triple(probe(write(0x0BAD_0000), validWrite)));
+        assertEquals(1, side.dev.stats().terminatesSentTotal(), "one Terminate for the stream");
     }
 
     @Test

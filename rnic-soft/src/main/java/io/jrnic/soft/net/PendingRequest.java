@@ -43,6 +43,10 @@ public final class PendingRequest {
         this.connection = existing;
     }
 
+    boolean answered() {
+        return answered.get();
+    }
+
     void onAnswered(Runnable r) {
         onAnswered = r;
     }

@@ -31,7 +31,7 @@ public final class SoftListener implements AutoCloseable {
     private final ConcurrentLinkedDeque<Channel> pendingStreams = new ConcurrentLinkedDeque<>();
     private final AtomicInteger pending = new AtomicInteger();
     private final LongAdder evicted = new LongAdder();
-    private volatile Runnable onEvicted = () -> { };
+    private volatile Consumer<String> onSetupFailure = reason -> { };
 
     SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest) {
         this.config = config;
@@ -60,9 +60,13 @@ public final class SoftListener implements AutoCloseable {
         return evicted.sum();
     }
 
-    /** Run (on an event loop) for every stream evicted. */
-    public void onEvicted(Runnable r) {
-        onEvicted = r;
+    /**
+     * Told (on an event loop) the reason of every set-up that fails before the consumer answered the Request:
+     * {@code LISTENER_FULL} for an evicted stream, else the {@link CmFailure} (e.g. {@code TIMEOUT}). After an
+     * accept, failures are the connection's.
+     */
+    public void onSetupFailure(Consumer<String> c) {
+        onSetupFailure = c;
     }
 
     /**
@@ -85,7 +89,7 @@ public final class SoftListener implements AutoCloseable {
             Channel oldest = pendingStreams.pollFirst();
             if (oldest != null) {
                 evicted.increment();
-                onEvicted.run();
+                onSetupFailure.accept("LISTENER_FULL");
                 oldest.config().setOption(ChannelOption.SO_LINGER, 0);
                 oldest.close();
             }
@@ -120,6 +124,9 @@ public final class SoftListener implements AutoCloseable {
             public void failed(CmFailure failure, String detail) {
                 if (req[0] != null) {
                     req[0].streamFailed(failure, detail);
+                }
+                if (req[0] == null || !req[0].answered()) {
+                    onSetupFailure.accept(failure.name());
                 }
             }
         });
