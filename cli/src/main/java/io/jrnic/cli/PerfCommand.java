@@ -79,6 +79,10 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--max-seconds", paramLabel = "S", defaultValue = "60", description = "wall-clock cap of every loop (default 60)")
     long maxSeconds;
 
+    @Option(names = "--reps", paramLabel = "K", defaultValue = "5",
+            description = "alternating RDMA/TCP repetitions per row; figures are the medians, with min-max (default 5)")
+    int reps;
+
     @Option(names = "--no-tcp", description = "skip the raw-TCP baseline")
     boolean noTcp;
 
@@ -94,8 +98,6 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "text (default) or csv")
     Format format;
 
-    private static final String LOG_LEVEL = "org.slf4j.simpleLogger.log.io.jrnic";
-
     @Option(names = "--capture", paramLabel = "FILE",
             description = "write a pcap of each RDMA client connection: FILE, then FILE-2, FILE-3... (one per test and warm-up)")
     java.nio.file.Path capture;
@@ -106,10 +108,7 @@ public final class PerfCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         // perf opens a connection per test and warm-up round: their INFO lines would bury the table
-        // (JRNIC_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.jrnic=info brings them back)
-        if (System.getProperty(LOG_LEVEL) == null) {
-            System.setProperty(LOG_LEVEL, "warn");
-        }
+        Logs.quietConnections();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PerfConfig cfg;
@@ -165,17 +164,19 @@ public final class PerfCommand implements Callable<Integer> {
         Set<Op> ops = test == Which.all ? EnumSet.allOf(Op.class) : EnumSet.of(Op.valueOf(test.name().toUpperCase()));
         Set<Kind> kinds = mode == Mode.all ? EnumSet.allOf(Kind.class) : EnumSet.of(Kind.valueOf(mode.name().toUpperCase()));
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
-                mpaRev, maxSeconds, !noTcp).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
+                mpaRev, maxSeconds, !noTcp).withReps(reps).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
     static String banner(PerfConfig c, String where) {
         return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP, " + where + "; MPA rev " + c.mpaRevision()
                 + ", CRC " + (c.crc() ? "on" : "off") + ", markers " + (c.markers() ? "on" : "off")
                 + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
+                + "; each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs (RDMA, TCP, RDMA, TCP...) and shows"
+                + " the median run of each side with the min-max over the runs; ratio = ratio of the medians"
                 + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, one write per message,"
-                + " same size and iterations, measured right after each RDMA row (same machine load); warm-up: every RDMA test and every TCP baseline"
+                + " same size and iterations; warm-up: every RDMA test and every TCP baseline"
                 + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
-                + " (at most 64 rounds), all before the first measured run, and once more just before its own measured run;"
+                + " (at most 64 rounds), all before the first measured run, and once more just before each measured run;"
                 + " every RDMA test verifies the bytes it moved.";
     }
 }

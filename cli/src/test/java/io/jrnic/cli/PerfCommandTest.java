@@ -34,7 +34,32 @@ class PerfCommandTest {
     }
 
     @Test
+    void eachRowAlternatesTheRequestedRepetitionsAndSaysSo() {
+        CliRun r = CliRun.of("perf", "--test", "write", "--size", "256", "--iterations", "20", "--window", "4",
+                "--reps", "3", "--format", "csv");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        List<String> lines = r.outLines();
+        assertEquals(3, lines.size(), r.out());
+        String[] header = Table.CSV_HEADER.split(",");
+        int reps = List.of(header).indexOf("reps");
+        for (String l : lines.subList(1, 3)) {
+            String[] f = l.split(",", -1);
+            assertEquals("3", f[reps], l);
+            double min = Double.parseDouble(f[reps + 1]);
+            double max = Double.parseDouble(f[reps + 2]);
+            assertTrue(min <= max, l);
+        }
+        assertEquals(6, r.err().lines().filter(x -> x.startsWith("running write")).count(), r.err());
+        assertEquals(6, r.err().lines().filter(x -> x.startsWith("running tcp")).count(), r.err());
+        CliRun text = CliRun.of("perf", "--test", "send", "--mode", "lat", "--size", "64", "--iterations", "20",
+                "--reps", "2");
+        assertEquals(0, text.exit(), text.err() + text.out());
+        assertTrue(text.out().contains("alternates 2 RDMA and 2 TCP runs"), text.out());
+    }
+
+    @Test
     void badOptionsExitTwo() {
+        assertEquals(2, CliRun.of("perf", "--reps", "0").exit());
         assertEquals(2, CliRun.of("perf", "--size", "0").exit());
         assertEquals(2, CliRun.of("perf", "--mpa-rev", "3").exit());
         assertEquals(2, CliRun.of("perf", "--server", "--connect", "x").exit());

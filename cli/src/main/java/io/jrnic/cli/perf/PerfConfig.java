@@ -12,8 +12,10 @@ import java.util.Set;
  */
 public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
                          boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline,
-                         CaptureFiles capture) {
+                         CaptureFiles capture, int reps) {
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
+    /** Alternating RDMA/TCP repetitions per row by default (figures are medians over them). */
+    public static final int DEFAULT_REPS = 5;
     public static final int DEFAULT_SMALL_SIZE = 64;
     public static final long DEFAULT_BW_ITERS = 4000;
     public static final long DEFAULT_RATE_ITERS = 100000;
@@ -56,6 +58,9 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         if (mpaRevision != 1 && mpaRevision != 2) {
             throw new IllegalArgumentException("MPA revision must be 1 or 2: " + mpaRevision);
         }
+        if (reps < 1 || reps > 99) {
+            throw new IllegalArgumentException("reps must be 1..99: " + reps);
+        }
         if (maxSeconds < 1) {
             throw new IllegalArgumentException("max seconds must be >= 1: " + maxSeconds);
         }
@@ -64,46 +69,55 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     /** Without captures. */
     public PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window, boolean crc,
                       boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
-        this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null);
+        this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null, 1);
+    }
+
+    /**
+     * Each row alternates {@code v} RDMA runs and {@code v} TCP runs (RDMA, TCP, RDMA, TCP...) and reports the
+     * median of each side, their min and max, and the ratio of the medians.
+     */
+    public PerfConfig withReps(int v) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
+                tcpBaseline, capture, v);
     }
 
     /** Captures every client connection (see {@link CaptureFiles}); null: none. */
     public PerfConfig withCapture(CaptureFiles v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, v);
+                tcpBaseline, v, reps);
     }
 
     public static PerfConfig defaults() {
         return new PerfConfig(EnumSet.allOf(Op.class), EnumSet.allOf(Kind.class), List.of(), 0, 64,
-                true, false, 0, 2, 60, true);
+                true, false, 0, 2, 60, true).withReps(DEFAULT_REPS);
     }
 
     public PerfConfig withOps(Set<Op> v) {
-        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
+        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
     }
 
     public PerfConfig withKinds(Set<Kind> v) {
-        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
+        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
     }
 
     public PerfConfig withSizes(List<Integer> v) {
-        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
+        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
     }
 
     public PerfConfig withIterations(long v) {
-        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture);
+        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
     }
 
     public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps);
     }
 
     public PerfConfig withMaxSeconds(long v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps);
     }
 
     public PerfConfig withTcpBaseline(boolean v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps);
     }
 
     /** The rows to run, in table order: bandwidth rows (per op, per size) then latency rows. */

@@ -12,8 +12,9 @@ import java.util.Set;
 
 /**
  * Runs a plan: each RDMA test through {@link RdmaPerf}, next to its raw-TCP baseline through
- * {@link TcpPerf} against the same server. The baseline (same kind, size and iterations) is measured
- * right after each RDMA row, so that both figures of a ratio see the same machine load. Warm-up: every
+ * {@link TcpPerf} against the same server. Each row alternates {@link PerfConfig#reps()} RDMA runs with as
+ * many TCP runs (same kind, size and iterations), so that both sides of a ratio see the same machine load
+ * and a noisy moment moves one run, not the median. Warm-up: every
  * RDMA test and every TCP baseline first runs {@link PerfConfig#warmUp} (a quarter of its iterations,
  * same size, same window, own connection; figures discarded, failures reported), repeated until it took
  * {@link PerfConfig#WARM_UP_NANOS} (at most {@link PerfConfig#WARM_UP_MAX_ROUNDS} rounds), all of them
@@ -54,34 +55,60 @@ public final class PerfRunner {
                     warmTcp(w, baseline, cfg.maxNanos(), PerfConfig.WARM_UP_MAX_ROUNDS);
                 }
             }
-            // pass 2: each row runs one warm-up round (fresh connection, caches) and then the measured run
+            // pass 2: each row alternates k RDMA runs and k TCP runs (RDMA, TCP, RDMA, TCP...), each after one
+            // warm-up round of its own (fresh connection, caches), so that both sides of a ratio see the same load
             for (PerfCase c : plan) {
-                PerfCase w = PerfConfig.warmUp(c);
-                String warmFailure = warmFailures.get(c.name() + "/" + c.size());
-                String again = warmRdma(rp, w, 1);
-                warmFailure = warmFailure != null ? warmFailure : again != null ? "warm-up: " + again : null;
-                say(progress, "running " + c.name() + " " + c.size() + " B x " + c.iterations());
-                RdmaPerf.Outcome o = rp.run(c);
-                Object base = null;
-                String tcpFailure = null;
-                if (cfg.tcpBaseline()) {
-                    // measured again for every row, right after it: the pair runs under the same machine load
-                    say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations());
-                    try {
-                        warmTcp(w, baseline, cfg.maxNanos(), 1);
-                        base = baseline(c, baseline, cfg.maxNanos());
-                    } catch (IOException | RuntimeException e) {
-                        tcpFailure = "tcp baseline: " + RdmaPerf.describe(e);
-                    }
-                }
-                String failure = o.failure() != null ? o.failure() : warmFailure != null ? warmFailure : tcpFailure;
-                out.add(c.kind() == Kind.BW
-                        ? Result.bw(c, o.bw(), (BwFigure) base, failure, o.note())
-                        : Result.lat(c, o.lat(), base instanceof TcpLat l ? (c.op() == Op.READ ? l.whole() : l.half()) : null,
-                                failure, o.note()));
+                out.add(row(cfg, rp, c, warmFailures.get(c.name() + "/" + c.size()), baseline, progress));
             }
         }
         return out;
+    }
+
+    private static Result row(PerfConfig cfg, RdmaPerf rp, PerfCase c, String warmFailure, InetSocketAddress baseline,
+                              PrintWriter progress) {
+        PerfCase w = PerfConfig.warmUp(c);
+        List<BwFigure> rdmaBw = new ArrayList<>();
+        List<LatFigure> rdmaLat = new ArrayList<>();
+        List<BwFigure> tcpBw = new ArrayList<>();
+        List<LatFigure> tcpLat = new ArrayList<>();
+        String failure = null;
+        String note = null;
+        for (int k = 1; k <= cfg.reps() && failure == null; k++) {
+            String again = warmRdma(rp, w, 1);
+            if (warmFailure == null && again != null) {
+                warmFailure = "warm-up: " + again;
+            }
+            say(progress, "running " + c.name() + " " + c.size() + " B x " + c.iterations() + " (" + k + "/" + cfg.reps() + ")");
+            RdmaPerf.Outcome o = rp.run(c);
+            if (o.failure() != null) {
+                failure = o.failure();
+                break;
+            }
+            note = o.note() != null ? o.note() : note;
+            if (c.kind() == Kind.BW) {
+                rdmaBw.add(o.bw());
+            } else {
+                rdmaLat.add(o.lat());
+            }
+            if (cfg.tcpBaseline()) {
+                say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations()
+                        + " (" + k + "/" + cfg.reps() + ")");
+                try {
+                    warmTcp(w, baseline, cfg.maxNanos(), 1);
+                    Object base = baseline(c, baseline, cfg.maxNanos());
+                    if (base instanceof BwFigure b) {
+                        tcpBw.add(b);
+                    } else if (base instanceof TcpLat l) {
+                        tcpLat.add(c.op() == Op.READ ? l.whole() : l.half());
+                    }
+                } catch (IOException | RuntimeException e) {
+                    failure = "tcp baseline: " + RdmaPerf.describe(e);
+                }
+            }
+        }
+        failure = failure != null ? failure : warmFailure;
+        return c.kind() == Kind.BW ? Result.bwRuns(c, rdmaBw, tcpBw, failure, note)
+                : Result.latRuns(c, rdmaLat, tcpLat, failure, note);
     }
 
     private static String key(PerfCase c) {

@@ -7,7 +7,8 @@ import java.util.Locale;
 /** Renders results as a perftest-style text table or as CSV. */
 public final class Table {
     public static final String CSV_HEADER = "kind,test,bytes,iterations,bw_mb_s,msg_rate_mpps,t_min_us,t_p50_us,t_p99_us,t_max_us,"
-            + "tcp_iterations,tcp_bw_mb_s,tcp_msg_rate_mpps,tcp_t_min_us,tcp_t_p50_us,tcp_t_p99_us,tcp_t_max_us,ratio,result,detail";
+            + "tcp_iterations,tcp_bw_mb_s,tcp_msg_rate_mpps,tcp_t_min_us,tcp_t_p50_us,tcp_t_p99_us,tcp_t_max_us,ratio,result,detail,"
+            + "reps,rdma_min,rdma_max,tcp_min,tcp_max";
 
     private Table() {
     }
@@ -20,18 +21,22 @@ public final class Table {
         List<Result> lat = results.stream().filter(r -> r.test().kind() == Kind.LAT).toList();
         if (!bw.isEmpty()) {
             out.println();
-            out.println("Bandwidth / message rate  (MB = 10^6 bytes, Mpps = 10^6 messages/s; ratio = RDMA MB/s / TCP MB/s)");
-            out.println(String.format(Locale.ROOT, "%-6s %8s %9s %10s %8s | %9s %10s %8s | %6s  %s",
-                    "test", "bytes", "iters", "BW MB/s", "Mpps", "TCP iters", "TCP MB/s", "TCP Mpps", "ratio", "result"));
+            out.println("Bandwidth / message rate  (MB = 10^6 bytes, Mpps = 10^6 messages/s; figures: the median run of each"
+                    + " side; range: min-max MB/s over the runs; ratio = median RDMA MB/s / median TCP MB/s)");
+            out.println(String.format(Locale.ROOT, "%-6s %8s %9s %10s %8s %15s | %9s %10s %8s %15s | %6s  %s",
+                    "test", "bytes", "iters", "BW MB/s", "Mpps", "range", "TCP iters", "TCP MB/s", "TCP Mpps", "TCP range",
+                    "ratio", "result"));
             for (Result r : bw) {
-                out.println(String.format(Locale.ROOT, "%-6s %8d %9s %10s %8s | %9s %10s %8s | %6s  %s",
+                out.println(String.format(Locale.ROOT, "%-6s %8d %9s %10s %8s %15s | %9s %10s %8s %15s | %6s  %s",
                         r.test().op().label(), r.test().size(),
                         r.rdmaBw() == null ? "-" : Long.toString(r.rdmaBw().iterations()),
                         r.rdmaBw() == null ? "-" : f2(r.rdmaBw().megabytesPerSecond()),
                         r.rdmaBw() == null ? "-" : f4(r.rdmaBw().megaMessagesPerSecond()),
+                        range(r.rdmaSpread()),
                         r.tcpBw() == null ? "-" : Long.toString(r.tcpBw().iterations()),
                         r.tcpBw() == null ? "-" : f2(r.tcpBw().megabytesPerSecond()),
                         r.tcpBw() == null ? "-" : f4(r.tcpBw().megaMessagesPerSecond()),
+                        range(r.tcpSpread()),
                         ratio(r.ratio()), outcome(r)));
             }
         }
@@ -39,20 +44,21 @@ public final class Table {
             out.println();
             out.println("Latency in microseconds  (write/send: half round trip of a ping-pong, as ib_write_lat/ib_send_lat;"
                     + " read: one whole READ, as ib_read_lat; TCP: ping-pong of the same size, same convention;"
-                    + " ratio = RDMA p50 / TCP p50)");
-            out.println(String.format(Locale.ROOT, "%-6s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %6s  %s",
-                    "test", "bytes", "iters", "t_min", "t_p50", "t_p99", "t_max", "TCP min", "TCP p50", "TCP p99", "TCP max",
-                    "ratio", "result"));
+                    + " figures: the run with the median p50 of each side; range: min-max p50 over the runs;"
+                    + " ratio = median RDMA p50 / median TCP p50)");
+            out.println(String.format(Locale.ROOT, "%-6s %8s %8s %8s %8s %8s %8s %15s | %8s %8s %8s %8s %15s | %6s  %s",
+                    "test", "bytes", "iters", "t_min", "t_p50", "t_p99", "t_max", "p50 range", "TCP min", "TCP p50", "TCP p99",
+                    "TCP max", "TCP p50 range", "ratio", "result"));
             for (Result r : lat) {
                 LatFigure a = r.rdmaLat();
                 LatFigure t = r.tcpLat();
-                out.println(String.format(Locale.ROOT, "%-6s %8d %8s %8s %8s %8s %8s | %8s %8s %8s %8s | %6s  %s",
+                out.println(String.format(Locale.ROOT, "%-6s %8d %8s %8s %8s %8s %8s %15s | %8s %8s %8s %8s %15s | %6s  %s",
                         r.test().op().label(), r.test().size(),
                         a == null ? "-" : Long.toString(a.iterations()),
                         a == null ? "-" : f2(a.minUs()), a == null ? "-" : f2(a.p50Us()),
-                        a == null ? "-" : f2(a.p99Us()), a == null ? "-" : f2(a.maxUs()),
+                        a == null ? "-" : f2(a.p99Us()), a == null ? "-" : f2(a.maxUs()), range(r.rdmaSpread()),
                         t == null ? "-" : f2(t.minUs()), t == null ? "-" : f2(t.p50Us()),
-                        t == null ? "-" : f2(t.p99Us()), t == null ? "-" : f2(t.maxUs()),
+                        t == null ? "-" : f2(t.p99Us()), t == null ? "-" : f2(t.maxUs()), range(r.tcpSpread()),
                         ratio(r.ratio()), outcome(r)));
             }
         }
@@ -83,7 +89,9 @@ public final class Table {
                     tl == null ? "" : f2(tl.minUs()), tl == null ? "" : f2(tl.p50Us()),
                     tl == null ? "" : f2(tl.p99Us()), tl == null ? "" : f2(tl.maxUs()),
                     Double.isNaN(r.ratio()) ? "" : f3(r.ratio()),
-                    r.ok() ? "ok" : "FAILED", csvQuote(detail)));
+                    r.ok() ? "ok" : "FAILED", csvQuote(detail), Integer.toString(r.reps()),
+                    r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().min()), r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().max()),
+                    r.tcpSpread() == null ? "" : f2(r.tcpSpread().min()), r.tcpSpread() == null ? "" : f2(r.tcpSpread().max())));
         }
         out.flush();
     }
@@ -100,6 +108,10 @@ public final class Table {
             return s;
         }
         return '"' + s.replace("\"", "\"\"").replace('\n', ' ') + '"';
+    }
+
+    static String range(Result.Spread s) {
+        return s == null ? "-" : f2(s.min()) + "-" + f2(s.max());
     }
 
     static String ratio(double r) {

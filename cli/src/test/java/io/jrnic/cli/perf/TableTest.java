@@ -9,8 +9,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TableTest {
-    private static final Result WRITE_BW = Result.bw(new PerfCase(Op.WRITE, Kind.BW, 65536, 100),
-            new BwFigure(100, 65536, 6_553_600), new BwFigure(100, 65536, 3_276_800), null, null);
+    /** Three RDMA runs (1000, 500, 1500 MB/s: median 1000) against TCP runs of 2000 MB/s. */
+    private static final Result WRITE_BW = Result.bwRuns(new PerfCase(Op.WRITE, Kind.BW, 65536, 100),
+            List.of(new BwFigure(100, 65536, 6_553_600), new BwFigure(100, 65536, 13_107_200),
+                    new BwFigure(100, 65536, 4_369_067)),
+            List.of(new BwFigure(100, 65536, 3_276_800), new BwFigure(100, 65536, 3_276_800),
+                    new BwFigure(100, 65536, 3_276_800)), null, null);
     private static final Result SEND_LAT = Result.lat(new PerfCase(Op.SEND, Kind.LAT, 64, 4),
             LatFigure.of(new long[] {2000, 4000, 6000, 8000}, 4, 0.5), LatFigure.of(new long[] {1000, 1000, 1000, 1000}, 4, 0.5),
             null, "capped at 1 s");
@@ -24,10 +28,11 @@ class TableTest {
         String s = w.toString();
         assertTrue(s.startsWith("banner"), s);
         assertTrue(s.contains("MB = 10^6 bytes"), s);
-        // 100 x 65536 B in 6.5536 ms = 1000 MB/s; TCP twice as fast; ratio 0.5
-        assertTrue(s.matches("(?s).*write\\s+65536\\s+100\\s+1000\\.00\\s+0\\.0153 \\|\\s+100\\s+2000\\.00\\s+0\\.0305 \\|\\s+0\\.500  ok\n.*"), s);
+        // median run: 100 x 65536 B in 6.5536 ms = 1000 MB/s (runs 500..1500); TCP twice as fast; ratio of medians 0.5
+        assertTrue(s.matches("(?s).*write\\s+65536\\s+100\\s+1000\\.00\\s+0\\.0153\\s+500\\.00-1500\\.00 \\|\\s+100\\s+2000\\.00"
+                + "\\s+0\\.0305\\s+2000\\.00-2000\\.00 \\|\\s+0\\.500  ok\n.*"), s);
         // half round trips: 1, 2, 3, 4 us -> min 1, p50 2, p99 4, max 4; TCP p50 0.5; ratio 4
-        assertTrue(s.matches("(?s).*send\\s+64\\s+4\\s+1\\.00\\s+2\\.00\\s+4\\.00\\s+4\\.00 \\|\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+0\\.50 \\|\\s+4\\.000  ok \\(capped at 1 s\\)\n.*"), s);
+        assertTrue(s.matches("(?s).*send\\s+64\\s+4\\s+1\\.00\\s+2\\.00\\s+4\\.00\\s+4\\.00\\s+- \\|\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+- \\|\\s+4\\.000  ok \\(capped at 1 s\\)\n.*"), s);
         assertTrue(s.matches("(?s).*read\\s+64\\s+-\\s+-\\s+-.*FAILED: client: timed out, waiting\n.*"), s);
         assertTrue(s.endsWith("1 of 3 tests FAILED\n"), s);
     }
@@ -40,10 +45,10 @@ class TableTest {
         assertEquals(4, lines.length);
         assertEquals(Table.CSV_HEADER, lines[0]);
         int columns = Table.CSV_HEADER.split(",").length;
-        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,", lines[1]);
+        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,,3,500.00,1500.00,2000.00,2000.00",
+                lines[1]);
         assertEquals(columns, lines[1].split(",", -1).length);
-        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s", lines[2]);
-        assertEquals("bw,read,64,,,,,,,,10,2000.00,,,,,,,FAILED,\"client: timed out, waiting\"".replace("2000.00,,", "640.00,10.0000,"),
-                lines[3]);
+        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,", lines[2]);
+        assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,", lines[3]);
     }
 }
