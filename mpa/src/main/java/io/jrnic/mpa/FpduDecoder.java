@@ -105,6 +105,11 @@ public final class FpduDecoder {
         }
     }
 
+    /** Octets of an FPDU received so far whose end has not arrived: a stream ending now ends mid-FPDU. */
+    public int partialFpduOctets() {
+        return staged();
+    }
+
     private int staged() {
         return staging == null ? 0 : staging.writerIndex();
     }

@@ -97,6 +97,9 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (decoder.partialFpduOctets() > 0 && !qp.rxStopped) {
+            qp.llpFailed = true; // the stream ended inside an FPDU: octets were lost, not an orderly close
+        }
         qp.streamClosed();
         ctx.fireChannelInactive();
     }

@@ -161,6 +161,20 @@ class QpEngineTest {
     }
 
     @Test
+    void aStreamThatEndsInsideAnFpduIsAnLlpErrorNotAnOrderlyClose() {
+        bind();
+        qp.postRecv(recv("r1"));
+        ch.runPendingTasks();
+        events.clear();
+
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {0x00, 0x40, 0x12, 0x34})); // ULPDU_Length 64, 2 octets of it
+        ch.close();
+
+        assertEquals(List.of("LLP_ERROR", "recv r1 WR_FLUSH_ERROR"), events);
+        assertEquals(QpEngine.State.ERROR, qp.state());
+    }
+
+    @Test
     void aCloseWhileAReadIsOutstandingIsAnLlpErrorThatFlushesIt() {
         bind();
         qp.postSend(read("read"));
