@@ -18,13 +18,12 @@ for f in fuzz/src/test/java/io/jrnic/fuzz/*FuzzTest.java; do
     targets+=("$cls#$m")
   done
 done
-./mvnw -o -q -B install -DskipTests -pl fuzz -am -Dmaven.repo.local="$HOME/.m2/repository" >/dev/null 2>&1 || true
 while (( $(date +%s) < end )); do
   for t in "${targets[@]}"; do
     (( $(date +%s) < end )) || break
     log=fuzz/target/campaign-${t/\#/-}.log
     outcome=ok
-    JAZZER_FUZZ=1 ./mvnw -o -B test -pl fuzz -Dsurefire.failIfNoSpecifiedTests=false -Dtest="$t" >"$log" 2>&1 || outcome=FINDING
+    JAZZER_FUZZ=1 ./mvnw -o -B test -pl fuzz -am -Dsurefire.failIfNoSpecifiedTests=false -Dtest="$t" >"$log" 2>&1 || outcome=FINDING
     stats=$(grep -E '^#[0-9]+\s+DONE' "$log" | tail -n 1 || true)
     execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$stats")
     edges=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<<"$stats")
