@@ -92,6 +92,11 @@ final class WorkRequestValidator {
     }
 
     private void checkSge(int i, WorkRequest wr, int k, boolean localWrite, boolean bind) {
+        checkSge(pd, i, wr, k, !bind && localWrite);
+    }
+
+    /** SGE {@code k} of WR {@code i}: an open, valid region of {@code pd}, in bounds, LOCAL_WRITE when written. */
+    private static void checkSge(ProtectionDomain pd, int i, WorkRequest wr, int k, boolean needsLocalWrite) {
         MemoryRegion mr = wr.sgeRegion(k);
         if (mr.isClosed() || !mr.isValid()) {
             throw new InvalidWorkRequestException(i, Reason.REGION_INVALID, "SGE " + k + ": region closed or invalid");
@@ -102,7 +107,7 @@ final class WorkRequestValidator {
         if ((long) wr.sgeOffset(k) + wr.sgeLength(k) > mr.length()) {
             throw new InvalidWorkRequestException(i, Reason.SGE_OUT_OF_BOUNDS, "SGE " + k + " beyond " + mr.length());
         }
-        if (!bind && localWrite && !Access.LOCAL_WRITE.in(mr.accessMask())) {
+        if (needsLocalWrite && !Access.LOCAL_WRITE.in(mr.accessMask())) {
             throw new InvalidWorkRequestException(i, Reason.MISSING_LOCAL_WRITE, "SGE " + k + ": region lacks LOCAL_WRITE");
         }
     }
@@ -152,19 +157,7 @@ final class WorkRequestValidator {
             throw new InvalidWorkRequestException(i, Reason.TOO_MANY_SGES, wr.sgeCount() + " > " + maxSge);
         }
         for (int k = 0; k < wr.sgeCount(); k++) {
-            MemoryRegion mr = wr.sgeRegion(k);
-            if (mr.isClosed() || !mr.isValid()) {
-                throw new InvalidWorkRequestException(i, Reason.REGION_INVALID, "SGE " + k + ": region closed or invalid");
-            }
-            if (mr.pd() != pd) {
-                throw new InvalidWorkRequestException(i, Reason.PD_MISMATCH, "SGE " + k + ": region of another PD");
-            }
-            if ((long) wr.sgeOffset(k) + wr.sgeLength(k) > mr.length()) {
-                throw new InvalidWorkRequestException(i, Reason.SGE_OUT_OF_BOUNDS, "SGE " + k + " beyond " + mr.length());
-            }
-            if (!Access.LOCAL_WRITE.in(mr.accessMask())) {
-                throw new InvalidWorkRequestException(i, Reason.MISSING_LOCAL_WRITE, "SGE " + k + ": region lacks LOCAL_WRITE");
-            }
+            checkSge(pd, i, wr, k, true);
         }
     }
 }
