@@ -1,0 +1,101 @@
+package io.jrnic.soft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.interop.fault.FaultPlan;
+import io.jrnic.interop.fault.FaultProxy;
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.Access;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.MemoryRegion;
+import io.jrnic.verbs.SendWr;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Peers that stall: what the soft RNIC holds for them, and that it lets go. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SlowPeerTest {
+    private static final int MIB = 1 << 20;
+    private static final int WRITES = 32;
+
+    /** Memory Netty holds: the pooled allocator's direct and heap arenas and Netty's own direct-memory count. */
+    private static long nettyHeld() {
+        long untracked = Math.max(0, io.netty.util.internal.PlatformDependent.usedDirectMemory());
+        return PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory()
+                + PooledByteBufAllocator.DEFAULT.metric().usedHeapMemory() + untracked;
+    }
+
+    /**
+     * A peer that stops reading (the proxy stalls after 2 MiB: zero window): 32 MiB of RDMA Writes posted, the
+     * transmitter stops at the channel's water mark, so the memory held for the stream stays bounded (measured:
+     * the growth of the memory Netty holds) and the work requests wait; when the stream is cut every one of
+     * them completes.
+     */
+    @Test
+    void aPeerThatStopsReadingHoldsBoundedMemoryAndEveryWriteCompletesAtTheCut() throws Exception {
+        try (SoftPair.Side a = new SoftPair.Side("A"); SoftPair.Side b = new SoftPair.Side("B")) {
+            MemoryRegion src = a.pd.register(new byte[MIB], Access.LOCAL_WRITE);
+            MemoryRegion dst = b.pd.register(new byte[MIB], Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
+            l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
+            int early = 0;
+            FaultProxy proxy = FaultProxy.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    l.localAddress(), FaultPlan.of(1).withStall(2L * MIB, 0));
+            try {
+                a.cm.connect(proxy.address(), a.qp, ConnectOptions.defaults()).get(10, TimeUnit.SECONDS);
+                long before = nettyHeld();
+                for (int i = 0; i < WRITES; i++) {
+                    a.qp.postSend(SendWr.rdmaWrite().id(i).local(src, 0, MIB).remote(dst.stag(), 0).signaled());
+                }
+                SoftPair.eventually(() -> a.dev.stats().counter("backpressureStalls") > 0);
+                Thread.sleep(300);
+                long held = nettyHeld() - before;
+                 System.out.println("SlowPeerTest: " + (held >> 10) + " KiB more Netty memory held (pooled direct + heap arenas, "
+                        + "tracked direct), " + WRITES
+                        + " MiB posted, backpressure stalls " + a.dev.stats().counter("backpressureStalls"));
+                assertTrue(held < 8L * MIB, (held >> 10) + " KiB of Netty memory held for a stalled stream with "
+                        + WRITES + " MiB posted");
+                Completion[] batch = Completion.array(WRITES);
+                early = a.cq.poll(batch, 0, WRITES);
+                assertTrue(early < WRITES, "all Writes completed through a stalled stream");
+            } finally {
+                proxy.close(); // the relay's connections end: the stream is lost
+            }
+            List<Completion> rest = a.await(WRITES - early); // bounded by the test's timeout: no hang
+            assertEquals(WRITES - early, rest.size());
+        }
+    }
+
+    /** Half an MPA Request, then nothing: the listener closes the stream at the request timeout. */
+    @Test
+    void halfARequestIsClosedAtTheRequestTimeout() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0),
+                    ConnectOptions.defaults().mpaRequestTimeout(Duration.ofMillis(200)));
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                OutputStream out = s.getOutputStream();
+                out.write("MPA ID Req Frame".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 10);
+                out.flush();
+                s.setSoTimeout(30_000);
+                try {
+                    assertEquals(-1, s.getInputStream().read());
+                } catch (IOException reset) {
+                    // closed with a reset: also closed
+                }
+            }
+            SoftPair.eventually(() -> b.dev.stats().setupFailures().containsKey("TIMEOUT"));
+        }
+    }
+}
