@@ -173,8 +173,9 @@ public final class PerfCommand implements Callable<Integer> {
                 + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
                 + "; each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs (RDMA, TCP, RDMA, TCP...) and shows"
                 + " the median run of each side with the min-max over the runs; ratio = ratio of the medians"
-                + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, one write per message,"
-                + " same size and iterations; warm-up: every RDMA test and every TCP baseline"
+                + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, same size and iterations;"
+                + " bandwidth rows batch whole messages into writes of up to 64 KiB (as a TCP sender would; one message"
+                + " per write from 64 KiB up), latency rows ping-pong one message; warm-up: every RDMA test and every TCP baseline"
                 + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
                 + " (at most 64 rounds), all before the first measured run, and once more just before each measured run;"
                 + " every RDMA test verifies the bytes it moved.";

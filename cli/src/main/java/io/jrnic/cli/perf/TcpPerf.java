@@ -14,14 +14,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * The raw-TCP baseline: blocking java.nio SocketChannels, TCP_NODELAY, one reused direct buffer per
  * side, over the same loopback in the same JVM as the RDMA run. Bandwidth: the client writes
- * {@code iterations} messages of {@code size} bytes (one write call per message, as one post per RDMA
- * message), shuts its output, and the sink answers with the byte count it received; the time runs from
- * the first write to that answer. Latency: a ping-pong of {@code size}-byte messages. A watchdog closes
+ * {@code iterations} messages of {@code size} bytes as a batching TCP sender would: each write call carries
+ * as many whole messages as fit in {@link #BATCH_BYTES} (one message per write from that size up), shuts its
+ * output, and the sink answers with the byte count it received; the time runs from the first write to that
+ * answer. Latency: a ping-pong of {@code size}-byte messages. A watchdog closes
  * the channel at the deadline so no read can hang.
  */
 public final class TcpPerf {
     static final byte SINK = 'S';
     static final byte ECHO = 'E';
+    /** A bandwidth write carries whole messages up to this many bytes. */
+    static final int BATCH_BYTES = 64 * 1024;
     private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "jrnic-perf-watchdog");
         t.setDaemon(true);
@@ -40,16 +43,21 @@ public final class TcpPerf {
         try (SocketChannel ch = open(addr, SINK)) {
             ScheduledFuture<?> dog = watchdog(ch, maxNanos + 10_000_000_000L);
             try {
-                ByteBuffer buf = patterned(size);
+                int perWrite = Math.max(1, BATCH_BYTES / size);
+                ByteBuffer buf = patterned(size * perWrite);
                 Deadline d = Deadline.in(maxNanos);
                 long sent = 0;
                 long t0 = System.nanoTime();
-                while (sent < iterations && ((sent & 63) != 0 || !d.expired())) {
-                    buf.clear();
+                while (sent < iterations && ((sent & 63) != 0 || perWrite > 1 || !d.expired())) {
+                    int k = (int) Math.min(perWrite, iterations - sent);
+                    buf.clear().limit(k * size);
                     while (buf.hasRemaining()) {
                         ch.write(buf);
                     }
-                    sent++;
+                    sent += k;
+                    if (perWrite > 1 && d.expired()) {
+                        break;
+                    }
                 }
                 ch.shutdownOutput();
                 ByteBuffer ack = ByteBuffer.allocate(8);
