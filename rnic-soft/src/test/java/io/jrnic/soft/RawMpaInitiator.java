@@ -21,8 +21,13 @@ final class RawMpaInitiator {
 
     /** Sends an MPA Request asking for CRC, reads the Reply byte by byte, returns what was negotiated. */
     static MpaParameters handshake(Socket s) throws Exception {
+        return handshake(s, MpaOptions.builder().crc(CrcMode.WANTED).build());
+    }
+
+    /** The same with the given Request options (e.g. peer-to-peer). */
+    static MpaParameters handshake(Socket s, MpaOptions options) throws Exception {
         InputStream in = s.getInputStream();
-        MpaInitiator init = new MpaInitiator(MpaOptions.builder().crc(CrcMode.WANTED).build());
+        MpaInitiator init = new MpaInitiator(options);
         write(s.getOutputStream(), init.request());
         ByteBuf acc = Unpooled.buffer();
         Outcome o;

@@ -78,6 +78,37 @@ class SlowPeerTest {
         }
     }
 
+    /**
+     * A peer-to-peer initiator that completes the MPA exchange but never sends its RTR: the responder gives up at
+     * the accept timeout (the accept fails with a timeout, the stream is reset) instead of holding the stream.
+     */
+    @Test
+    void aPeerToPeerInitiatorThatNeverSendsItsRtrIsDroppedAtTheAcceptTimeout() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            java.util.concurrent.CompletableFuture<java.util.concurrent.CompletableFuture<io.jrnic.verbs.Connection>> acc =
+                    new java.util.concurrent.CompletableFuture<>();
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0),
+                    ConnectOptions.defaults().mpaRequestTimeout(Duration.ofMillis(300)));
+            l.onConnectRequest(r -> acc.complete(r.accept(b.qp, AcceptOptions.defaults())));
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+                io.jrnic.mpa.MpaParameters p = RawMpaInitiator.handshake(s, io.jrnic.mpa.MpaOptions.builder().revision(2)
+                        .p2p(true).rtrTypes(io.jrnic.mpa.RtrType.WRITE).build());
+                assertTrue(p.rtrType() != io.jrnic.mpa.RtrType.NONE, "peer-to-peer negotiated");
+                java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        java.util.concurrent.ExecutionException.class, () -> acc.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS));
+                assertTrue(e.getCause() instanceof io.jrnic.verbs.ConnectionFailedException
+                        && e.getCause().getMessage().contains("TIMEOUT"), String.valueOf(e.getCause()));
+                s.setSoTimeout(10_000);
+                try {
+                    assertEquals(-1, s.getInputStream().read());
+                } catch (IOException reset) {
+                    // reset: the stream is gone
+                }
+            }
+            SoftPair.eventually(() -> b.qp.state() == io.jrnic.verbs.QpState.ERROR);
+        }
+    }
+
     /** Half an MPA Request, then nothing: the listener closes the stream at the request timeout. */
     @Test
     void halfARequestIsClosedAtTheRequestTimeout() throws Exception {

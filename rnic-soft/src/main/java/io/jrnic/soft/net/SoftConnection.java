@@ -126,6 +126,16 @@ public final class SoftConnection {
         }
         if (initiator) {
             report.run();
+        } else if (p.rtrType() != io.jrnic.mpa.RtrType.NONE && config.acceptTimeoutMillis() > 0) {
+            // peer-to-peer: the initiator's stack sends the RTR right after the Reply (RFC 6581), so a
+            // missing one is a dead or hostile peer, not a slow application: give up at the accept timeout
+            long ms = config.acceptTimeoutMillis();
+            ch.eventLoop().schedule(() -> {
+                if (!outcome.get()) {
+                    failed(CmFailure.TIMEOUT, "no RTR from the initiator within " + ms + " ms of the Reply (RFC 6581)");
+                    qp.abortStream();
+                }
+            }, ms, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
     }
 
