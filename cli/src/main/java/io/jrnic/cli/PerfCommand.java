@@ -83,6 +83,9 @@ public final class PerfCommand implements Callable<Integer> {
             description = "alternating RDMA/TCP repetitions per row; figures are the medians, with min-max (default 5)")
     int reps;
 
+    @Option(names = "--busy", description = "run one CPU-bound thread per core throughout (latency and rates on a busy machine)")
+    boolean busy;
+
     @Option(names = "--no-tcp", description = "skip the raw-TCP baseline")
     boolean noTcp;
 
@@ -138,7 +141,8 @@ public final class PerfCommand implements Callable<Integer> {
         }
         List<Result> results;
         String where;
-        try {
+        int busyThreads = busy ? Runtime.getRuntime().availableProcessors() : 0;
+        try (io.jrnic.cli.perf.BusyLoad load = busy ? io.jrnic.cli.perf.BusyLoad.start(busyThreads) : null) {
             if (connect != null) {
                 int p = port != null ? port : DEFAULT_PORT;
                 InetAddress host = InetAddress.getByName(connect);
@@ -155,7 +159,8 @@ public final class PerfCommand implements Callable<Integer> {
         if (format == Format.csv) {
             Table.csv(out, results);
         } else {
-            Table.text(out, results, banner(cfg, where));
+            Table.text(out, results, banner(cfg, where) + (busy ? "; --busy: " + busyThreads
+                    + " CPU-bound threads (one per core) ran throughout, on both sides' machine" : ""));
         }
         return results.stream().allMatch(Result::ok) ? 0 : EXIT_FAILED;
     }

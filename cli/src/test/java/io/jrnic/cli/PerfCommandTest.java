@@ -58,6 +58,16 @@ class PerfCommandTest {
     }
 
     @Test
+    void busyRunsWithACpuBoundThreadPerCoreAndSaysSo() {
+        CliRun r = CliRun.of("perf", "--test", "write", "--mode", "lat", "--size", "64", "--iterations", "50",
+                "--reps", "1", "--busy");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        assertTrue(r.out().contains("CPU-bound threads (one per core) ran throughout"), r.out());
+        assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("jrnic-perf-busy")),
+                "busy threads left running");
+    }
+
+    @Test
     void badOptionsExitTwo() {
         assertEquals(2, CliRun.of("perf", "--reps", "0").exit());
         assertEquals(2, CliRun.of("perf", "--size", "0").exit());
