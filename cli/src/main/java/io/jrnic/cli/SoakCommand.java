@@ -171,7 +171,7 @@ public final class SoakCommand implements Callable<Integer> {
             }
         }
 
-        /** The next completion (busy-polling with a 1 ms back-off). */
+        /** The next completion (polling with a 0.1 ms sleep between empty polls). */
         Completion next() throws InterruptedException {
             while (cq.poll(one, 0, 1) == 0) {
                 Thread.sleep(0, 100_000);

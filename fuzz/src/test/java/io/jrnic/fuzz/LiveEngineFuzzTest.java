@@ -104,7 +104,7 @@ class LiveEngineFuzzTest {
         drain(ch, written);
 
         FpduEncoder encoder = new FpduEncoder(true, false);
-        // the engine's peer: its stream position starts where a real peer's would after the set-up frames
+        // the engine's peer: FPDU stream positions count from 0 (they matter only with markers, which are off here)
         while (in.remaining() >= 3 && ch.isOpen()) {
             int kind = in.u8();
             byte[] bytes = in.bytes(Math.min(in.u16(), 70_000));
