@@ -1,6 +1,7 @@
 package io.jrnic.cli;
 
 import io.jrnic.cli.perf.Rping;
+import io.jrnic.cli.perf.RpingPersistentServer;
 import io.jrnic.verbs.ConnectOptions;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -29,6 +30,8 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "-C", paramLabel = "count", defaultValue = "0", description = "ping count (0 = until --max-seconds)") int count;
     @Option(names = "-S", paramLabel = "size", defaultValue = "64", description = "ping data size, 26..65535 (default 64)") int size;
     @Option(names = "-v", description = "display ping data to stdout") boolean verbose;
+    @Option(names = "-P", description = "server: persistent, serve client after client (until --max-seconds without one)")
+    boolean persistent;
     @Option(names = "-V", description = "validate ping data") boolean validate;
     @Option(names = "-d", description = "debug printfs (accepted, no effect)") boolean debug;
     @Option(names = "--crc", description = "request MPA CRC (rping leaves it to the stack; siw's default is off)") boolean crc;
@@ -60,6 +63,13 @@ public final class RpingCommand implements Callable<Integer> {
             if (server) {
                 InetSocketAddress bind = address == null ? new InetSocketAddress(port)
                         : new InetSocketAddress(InetAddress.getByName(address), port);
+                if (persistent) {
+                    try (RpingPersistentServer s = new RpingPersistentServer("soft", bind, size, base)) {
+                        long n = s.serve(maxSeconds, 0, verbose ? out : null, err);
+                        err.println("server: " + n + " clients served");
+                    }
+                    return 0;
+                }
                 try (Rping.Server s = new Rping.Server("soft", bind, size, base)) {
                     long n = s.serve(maxSeconds, verbose ? out : null);
                     err.println("server DISCONNECT EVENT... (" + n + " pings served)");

@@ -84,8 +84,9 @@ public final class Rping {
     }
 
     /** One endpoint's resources. */
-    private static final class Endpoint implements AutoCloseable {
+    static final class Endpoint implements AutoCloseable {
         final RdmaDevice dev;
+        private final boolean ownsDevice;
         final ProtectionDomain pd;
         final CompletionQueue cq;
         final ConnectionManager cm;
@@ -102,7 +103,13 @@ public final class Rping {
         final int[] pending = new int[CompletionOpcode.values().length];
 
         Endpoint(String provider, int size) {
-            dev = Rdma.open(provider);
+            this(Rdma.open(provider), true, size);
+        }
+
+        /** An endpoint on a shared device (closing it leaves the device open). */
+        Endpoint(RdmaDevice device, boolean ownsDevice, int size) {
+            dev = device;
+            this.ownsDevice = ownsDevice;
             pd = dev.allocatePd();
             cq = dev.createCq(2 * 16 + 4, "rping");
             cm = dev.connectionManager();
@@ -159,7 +166,19 @@ public final class Rping {
 
         @Override
         public void close() {
-            dev.close();
+            if (ownsDevice) {
+                dev.close();
+                return;
+            }
+            for (AutoCloseable c : new AutoCloseable[] {qp, recvMr, sendMr, rdmaMr, cq, pd}) {
+                try {
+                    if (c != null) {
+                        c.close();
+                    }
+                } catch (Exception ignored) {
+                    // best effort: the device stays open for the next client
+                }
+            }
         }
     }
 
@@ -205,6 +224,17 @@ public final class Rping {
         /** Waits up to {@code acceptSeconds} for a client, then serves it; returns the pings served. */
         public long serve(long acceptSeconds, PrintWriter verbose) throws Exception {
             conn.get(acceptSeconds, TimeUnit.SECONDS);
+            return serveClient(ep, size, verbose);
+        }
+
+        @Override
+        public void close() {
+            ep.close();
+        }
+    }
+
+    /** rping's server loop on one connected endpoint, until the client disconnects; returns the pings served. */
+    static long serveClient(Endpoint ep, int size, PrintWriter verbose) throws Exception {
             QueuePair qp = ep.qp;
             SendWr goAhead = SendWr.send().id(2).local(ep.sendMr.sge()).signaled();
             SendWr rdma = SendWr.rdmaRead().id(3);
@@ -252,12 +282,6 @@ public final class Rping {
                 }
                 served++;
             }
-        }
-
-        @Override
-        public void close() {
-            ep.close();
-        }
     }
 
     /** The client: {@code count} pings (0 = until the wall-clock cap), optionally validated and printed. */

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
  */
 public final class TcpConversationWriter implements AutoCloseable {
     private final ClassicPcapWriter pcap;
+    private final boolean shared;
     private final InetSocketAddress initiator;
     private final InetSocketAddress responder;
     private final long[] isn = {0x10000000L, 0x7FFFFF00L};
@@ -22,10 +23,40 @@ public final class TcpConversationWriter implements AutoCloseable {
     public TcpConversationWriter(OutputStream out, InetSocketAddress initiator, InetSocketAddress responder)
             throws IOException {
         this.pcap = new ClassicPcapWriter(out, PacketDecoder.LINKTYPE_ETHERNET);
+        this.shared = false;
         this.initiator = initiator;
         this.responder = responder;
         if (!(initiator.getAddress() instanceof Inet4Address) || !(responder.getAddress() instanceof Inet4Address)) {
             throw new IllegalArgumentException("IPv4 endpoints only");
+        }
+    }
+
+    /**
+     * A conversation written into a pcap shared with others (one file, many connections); closing this
+     * writer does not close it.
+     */
+    public TcpConversationWriter(ClassicPcapWriter shared, InetSocketAddress initiator, InetSocketAddress responder) {
+        this.pcap = shared;
+        this.shared = true;
+        this.initiator = initiator;
+        this.responder = responder;
+        if (!(initiator.getAddress() instanceof Inet4Address) || !(responder.getAddress() instanceof Inet4Address)) {
+            throw new IllegalArgumentException("IPv4 endpoints only");
+        }
+    }
+
+    /** The timestamp of the next segment (nanoseconds since the epoch); each segment adds 1 ms otherwise. */
+    public TcpConversationWriter time(long epochNanos) {
+        time = epochNanos;
+        return this;
+    }
+
+    /** A FIN (or, with {@code reset}, a RST) from one side. */
+    public void end(boolean fromInitiator, boolean reset) throws IOException {
+        int i = fromInitiator ? 0 : 1;
+        segment(fromInitiator, isn[i] + next[i], reset ? TcpSegment.RST : TcpSegment.FIN | TcpSegment.ACK, new byte[0]);
+        if (!reset) {
+            next[i]++;
         }
     }
 
@@ -108,6 +139,8 @@ public final class TcpConversationWriter implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        pcap.close();
+        if (!shared) {
+            pcap.close();
+        }
     }
 }
