@@ -4,7 +4,7 @@ import io.jrnic.conform.ConformCase;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The catalogue, layer by layer, initiator role first. */
+/** The catalogue, layer by layer, initiator role first, then the responder role. */
 public final class Cases {
     private Cases() {
     }
@@ -16,6 +16,8 @@ public final class Cases {
         l.addAll(DdpCases.all());
         l.addAll(RdmapCases.all());
         l.addAll(TeardownCases.all());
+        l.addAll(ReplyCases.all());
+        l.addAll(ToClientCases.all());
         return l;
     }
 }

@@ -43,9 +43,10 @@ final class FramingCases {
                 Strictness.MUST, CRC_ERROR, ctx -> {
                     RpingClientPeer[] p = new RpingClientPeer[1];
                     try {
-                        Observation o = open(ctx, p);
+                        p[0] = RpingClientPeer.connect(ctx);
+                        Observation o = p[0].establish(MpaRequestCases.crc(RpingClientPeer.defaultRequest(ctx)));
                         if (o != null) {
-                            return o;
+                            return Initiator.notReached(o);
                         }
                         p[0].advertiseSource();
                         Step s = p[0].awaitReadRequest();

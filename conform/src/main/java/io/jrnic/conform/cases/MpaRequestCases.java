@@ -187,13 +187,18 @@ final class MpaRequestCases {
         for (Object[] o : offers) {
             RtrType[] types = (RtrType[]) o[1];
             l.add(c("mpa.request.p2p." + o[0], rfc, "P2P offering " + o[0] + ": the Reply picks one offered type "
-                    + "(or declines P2P), our RTR goes first, the ping runs", Strictness.MUST, Expect.proceeds(), ctx -> {
+                    + "(or declines P2P, or refuses with LLP/0/0x07), our RTR goes first, the ping runs", Strictness.MUST,
+                    Expect.proceeds().orTerminate(2, 0, 0x07).or(Kind.REJECTED), ctx -> {
                         try (RpingClientPeer p = RpingClientPeer.connect(ctx)) {
                             Observation ob = p.establish(RpingClientPeer.defaultRequest(ctx).words(words(types)));
                             if (ob != null) {
                                 return ob;
                             }
                             MpaV2Words w = p.reply.words();
+                            if (w != null && w.p2p() && w.rtrCount() == 0) {
+                                // no common type: RFC 6581 section 5 answers with LLP/0/0x07 after the Reply
+                                return Terminates.observe(p.session(), ctx.timeout());
+                            }
                             if (w != null && w.p2p() && w.rtrCount() != 1) {
                                 return Observation.of(Kind.VIOLATED, "the Reply flags " + w.rtrCount() + " RTR types; "
                                         + "RFC 6581 asks for exactly one");

@@ -50,11 +50,14 @@ final class RdmapCases {
             String what = known != null ? known.rfcName() + " (RFC 7306, not negotiated)" : "reserved opcode 0x" + Integer.toHexString(op);
             byte[] extra = new byte[known != null ? known.extraHeaderLength() : 0];
             Expect e = Expect.terminate(0, 2, 0x06);
+            // RFC 7306's opcodes are legal where the stack implements it (RFC 7306 section 8 leaves their use to the
+            // ULP): a stack that takes them deviates from the strict reading, it does not break the RFC
+            Strictness strict = known != null ? Strictness.SHOULD : Strictness.MUST;
             if (qn == 3) {
                 e.orTerminate(1, 2, 0x01);   // atomic responses' queue need not exist without RFC 7306
             }
             l.add(c(String.format("rdmap.opcode.0x%x", op), OPS, what + " on QN " + qn + " is terminated with RDMAP/2/0x06",
-                    Strictness.MUST, e, afterSetup(p -> p.session().sendUlpdu(Ulpdus.untagged(
+                    strict, e, afterSetup(p -> p.session().sendUlpdu(Ulpdus.untagged(
                             DdpControl.compose(false, true, (1 << 6) | code), 0, qn, 1, 0, extra, new byte[0])))));
         }
         l.add(c("rdmap.opcode.write-untagged", OPS, "an RDMA Write opcode in an untagged segment is terminated with "
@@ -86,8 +89,9 @@ final class RdmapCases {
                 Strictness.MUST, Expect.terminate(0, 1, 0x01), afterPing(p -> read(p, p.targetStag, p.targetTo + (1 << 20), 8))));
         l.add(c("rdmap.read.bounds.size", PROT, "a Read Request of 0x7FFFFFFF octets is terminated with RDMAP/1/0x01",
                 Strictness.MUST, Expect.terminate(0, 1, 0x01), afterPing(p -> read(p, p.targetStag, p.targetTo, 0x7FFFFFFF))));
-        l.add(c("rdmap.read.to-wrap", PROT, "a Read Request whose TO + size wraps 2^64 is terminated with RDMAP/1/0x04",
-                Strictness.MUST, Expect.terminate(0, 1, 0x04), afterPing(p -> read(p, p.targetStag, -16L, 64))));
+        l.add(c("rdmap.read.to-wrap", PROT, "a Read Request whose TO + size wraps 2^64 is terminated with RDMAP/1/0x04 "
+                + "(or 0x01: that TO also lies outside the buffer)", Strictness.MUST,
+                Expect.terminate(0, 1, 0x04).orTerminate(0, 1, 0x01), afterPing(p -> read(p, p.targetStag, -16L, 64))));
         l.add(c("rdmap.read.msn", "RFC 5041 section 7.2", "a Read Request with MSN 5 (1 is due on QN 1) is terminated "
                 + "with DDP/2/0x03", Strictness.MUST, Expect.terminate(1, 2, 0x03), afterPing(p ->
                         p.session().sendUlpdu(Ulpdus.readRequest(5, RpingClientPeer.SINK_STAG, RpingClientPeer.SINK_TO, 8,
@@ -145,10 +149,6 @@ final class RdmapCases {
                     Expect.terminate(0, 1, 0x00).orTerminate(0, 1, 0x09).orTerminate(0, 2, 0x09),
                     afterSetup(p -> p.session().sendUlpdu(Ulpdus.send(op, DdpCases.FOREIGN_STAG, p.sendMsn,
                             p.sourceDescriptor())))));
-            l.add(c("rdmap." + n + ".registered-mr", inv, op.rfcName() + " naming the target's own registered buffer "
-                    + "(not invalidatable) is terminated with 0x09", Strictness.SHOULD,
-                    Expect.terminate(0, 1, 0x09).orTerminate(0, 2, 0x09),
-                    afterPing(p -> p.session().sendUlpdu(Ulpdus.send(op, p.targetStag, p.sendMsn, p.sourceDescriptor())))));
         }
         l.add(c("rdmap.send-se.valid", "RFC 5040 section 4.1 (Send with Solicited Event)", "the ping's first Send as a "
                 + "Send with Solicited Event is taken", Strictness.MUST, Expect.proceeds(),
