@@ -22,6 +22,8 @@ public final class RpingPersistentServer implements AutoCloseable {
     private final Listener listener;
     private final int size;
     private final LinkedBlockingQueue<ConnectRequest> requests = new LinkedBlockingQueue<>();
+    /** Clients served at the same time, at most. */
+    public static final int MAX_CONCURRENT = 16;
     private volatile boolean closed;
 
     public RpingPersistentServer(String provider, InetSocketAddress bind, int size, ConnectOptions base) {
@@ -41,29 +43,58 @@ public final class RpingPersistentServer implements AutoCloseable {
     }
 
     /**
-     * Serves clients until {@code maxClients} were served (0: no limit) or none arrived for
-     * {@code idleSeconds}, or {@link #close()}; returns the clients served. Failures go to {@code log}.
+     * Serves clients until {@code maxClients} arrived (0: no limit) or none arrived for {@code idleSeconds},
+     * or {@link #close()}; returns the clients accepted. Each client is served on its own thread, as
+     * rping's {@code -P} does, so a connection that lingers does not hold up the next client; at most
+     * {@link #MAX_CONCURRENT} at a time (more are rejected). Failures go to {@code log}.
      */
     public long serve(long idleSeconds, long maxClients, PrintWriter verbose, PrintWriter log) throws InterruptedException {
         long clients = 0;
+        java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(MAX_CONCURRENT);
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
         while (!closed && (maxClients == 0 || clients < maxClients)) {
             ConnectRequest req = requests.poll(idleSeconds, TimeUnit.SECONDS);
             if (req == null) {
                 break;
             }
-            clients++;
-            try (Rping.Endpoint ep = new Rping.Endpoint(dev, false, size)) {
+            long n = ++clients;
+            if (!slots.tryAcquire()) {
+                req.reject();
+                log.println("client " + n + " rejected: " + MAX_CONCURRENT + " clients already being served");
+                continue;
+            }
+            Thread t = new Thread(() -> {
                 try {
-                    req.accept(ep.createQp(), AcceptOptions.defaults().ird(1).ord(1)).get(Rping.STALL_SECONDS, TimeUnit.SECONDS);
-                    long pings = Rping.serveClient(ep, size, verbose);
-                    log.println("client " + clients + ": " + pings + " pings");
-                } catch (Exception e) {
-                    log.println("client " + clients + " failed: " + e);
+                    serveOne(req, n, verbose, log);
+                } finally {
+                    slots.release();
                 }
+            }, "rping-client-" + n);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+            threads.removeIf(x -> !x.isAlive());
+        }
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(Rping.STALL_SECONDS * 2));
+        }
+        return clients;
+    }
+
+    private void serveOne(ConnectRequest req, long n, PrintWriter verbose, PrintWriter log) {
+        try (Rping.Endpoint ep = new Rping.Endpoint(dev, false, size)) {
+            String outcome;
+            try {
+                req.accept(ep.createQp(), AcceptOptions.defaults().ird(1).ord(1)).get(Rping.STALL_SECONDS, TimeUnit.SECONDS);
+                outcome = Rping.serveClient(ep, size, verbose) + " pings";
+            } catch (Exception e) {
+                outcome = "failed: " + e;
+            }
+            synchronized (log) {
+                log.println("client " + n + ": " + outcome);
                 log.flush();
             }
         }
-        return clients;
     }
 
     @Override

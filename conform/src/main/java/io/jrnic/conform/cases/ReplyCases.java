@@ -62,9 +62,9 @@ final class ReplyCases {
                 Strictness.MUST, Expect.connectionEnds(), reply(f -> f.privateDataLength(513))));
         l.add(c("mpa.reply.h-without-words", "RFC 6581 section 5 (H)", "a revision 2 Reply with H and no IRD/ORD words "
                 + "makes the client give up", Strictness.MUST, Expect.connectionEnds(), reply(f -> f.privateDataLength(0))));
-        l.add(c("mpa.reply.ord-above-ird", "RFC 6581 section 5 (IRD/ORD)", "a Reply whose ORD 5 exceeds the client's IRD 1 "
-                + "ends the connection (LLP/0/0x06)", Strictness.SHOULD,
-                Expect.terminate(2, 0, 0x06).or(Kind.CLOSED, Kind.RESET), reply(f -> f.words(MpaV2Words.of(1, 5)))));
+        l.add(c("mpa.reply.ord-above-ird", "RFC 6581 section 5 (IRD/ORD)", "a Reply whose ORD 0x3FFF exceeds the client's "
+                + "IRD 1 (and any IRD it could raise to) ends the connection (LLP/0/0x06)", Strictness.SHOULD,
+                Expect.terminate(2, 0, 0x06).or(Kind.CLOSED, Kind.RESET), reply(f -> f.words(MpaV2Words.of(1, 0x3FFF)))));
         String stall = "RFC 5044 section 7.1.5 (set-up timeout)";
         l.add(c("mpa.reply.stall.nothing", stall, "a server that never replies is dropped",
                 Strictness.SHOULD, Expect.connectionEnds(), stalled(null)));
