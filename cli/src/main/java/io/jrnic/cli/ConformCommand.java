@@ -51,6 +51,8 @@ public final class ConformCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list the cases (with --serve: the responder role's) and exit") boolean list;
     @Option(names = "--only", paramLabel = "GLOB", description = "run only cases whose id matches (* and ?; repeatable)")
     List<String> only = new ArrayList<>();
+    @Option(names = "--skip", paramLabel = "GLOB", description = "leave out cases whose id matches (repeatable)")
+    List<String> skip = new ArrayList<>();
     @Option(names = "--crc", description = "ask for MPA CRC in every case that does not set it itself") boolean crc;
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "5", description = "seconds to wait for each reaction (default 5)")
     double timeout;
@@ -58,6 +60,9 @@ public final class ConformCommand implements Callable<Integer> {
             description = "seconds to wait for the target to drop a stalled peer (default 40)") double stallTimeout;
     @Option(names = "--connect-wait", paramLabel = "S", defaultValue = "20",
             description = "responder role: seconds to wait for the target's client (default 20)") double connectWait;
+    @Option(names = "--first-fpdu-delay-ms", paramLabel = "MS", defaultValue = "0",
+            description = "initiator role: pause between the Reply and the first FPDU (Linux siw under QEMU: 300)")
+    long firstFpduDelayMs;
     @Option(names = "--hook-before", paramLabel = "CMD", description = "shell command before each case (restart the target; "
             + "responder role: start its client in the background)") String hookBefore;
     @Option(names = "--hook-after", paramLabel = "CMD", description = "shell command after each case") String hookAfter;
@@ -75,7 +80,7 @@ public final class ConformCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Role role = serve != null ? Role.RESPONDER : Role.INITIATOR;
-        List<ConformCase> cases = Catalogue.select(role, only);
+        List<ConformCase> cases = Catalogue.select(role, only, skip);
         if (list) {
             for (ConformCase c : cases) {
                 o.printf("%-44s %-6s %s: %s%n", c.id(), c.strictness(), c.rfc(), c.rule());
@@ -101,7 +106,7 @@ public final class ConformCommand implements Callable<Integer> {
             addr = new InetSocketAddress(InetAddress.getByName(host), p);
         }
         ConformOptions opts = new ConformOptions(addr, serve == null ? 0 : serve, crc, seconds(timeout), seconds(stallTimeout),
-                seconds(connectWait));
+                seconds(connectWait), Duration.ofMillis(firstFpduDelayMs));
         ShellTarget hooks = new ShellTarget(hookBefore, hookAfter, hookHealth, role.name());
         String who = role == Role.INITIATOR ? "target " + addr : "serving on port " + serve;
         o.println("jrnic conform: " + cases.size() + " cases, " + role.name().toLowerCase() + " role, " + who

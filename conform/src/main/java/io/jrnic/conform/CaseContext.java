@@ -60,6 +60,11 @@ public final class CaseContext {
         return options.stallTimeout();
     }
 
+    /** The pause between the Reply and our first FPDU (initiator role). */
+    public Duration firstFpduDelay() {
+        return options.firstFpduDelay();
+    }
+
     public InetSocketAddress target() {
         return options.target();
     }

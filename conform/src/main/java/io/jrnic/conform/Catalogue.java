@@ -26,6 +26,24 @@ public final class Catalogue {
     /** The cases of one role whose id matches any of the globs ({@code *} any run of characters, dots
      *  included; {@code ?} one character); no globs: all of the role. */
     public static List<ConformCase> select(Role role, List<String> globs) {
+        return select(role, globs, List.of());
+    }
+
+    /** As {@link #select(Role, List)}, leaving out the cases that match any of {@code skip}. */
+    public static List<ConformCase> select(Role role, List<String> globs, List<String> skip) {
+        List<Pattern> m = patterns(globs);
+        List<Pattern> x = patterns(skip);
+        List<ConformCase> out = new ArrayList<>();
+        for (ConformCase c : all()) {
+            if (c.role() == role && (m.isEmpty() || m.stream().anyMatch(p -> p.matcher(c.id()).matches()))
+                    && x.stream().noneMatch(p -> p.matcher(c.id()).matches())) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static List<Pattern> patterns(List<String> globs) {
         List<Pattern> m = new ArrayList<>();
         for (String g : globs) {
             StringBuilder re = new StringBuilder();
@@ -34,12 +52,6 @@ public final class Catalogue {
             }
             m.add(Pattern.compile(re.toString()));
         }
-        List<ConformCase> out = new ArrayList<>();
-        for (ConformCase c : all()) {
-            if (c.role() == role && (m.isEmpty() || m.stream().anyMatch(x -> x.matcher(c.id()).matches()))) {
-                out.add(c);
-            }
-        }
-        return out;
+        return m;
     }
 }

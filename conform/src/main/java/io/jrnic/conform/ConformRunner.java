@@ -16,8 +16,9 @@ import java.util.function.Consumer;
 /**
  * Runs cases one after another: the before hook, the case's script under a watchdog, the after hook,
  * the health check, the verdict. A case whose script cannot reach the target after the previous case
- * completed marks that previous case CRASHED (without a health hook, a refused connection is the only
- * sign of a dead target); two unreachable cases in a row end the run.
+ * completed marks that previous case CRASHED (without a health hook, a refused connection, or in the
+ * responder role no connection within the wait, is the only sign of a dead target); two unreachable
+ * cases in a row end the run.
  */
 public final class ConformRunner {
     private final ConformOptions options;
@@ -54,7 +55,8 @@ public final class ConformRunner {
                 }
                 CaseResult r = runOne(c, exec, listener);
                 if (r.observation() != null && r.observation().kind() == Observation.Kind.UNREACHABLE
-                        && r.observation().detail() != null && r.observation().detail().startsWith("connect")) {
+                        && r.observation().detail() != null && (r.observation().detail().startsWith("connect")
+                        || r.observation().detail().startsWith("no connection"))) {
                     unreachableInARow++;
                     int prev = results.size() - 1;
                     if (prev >= 0 && results.get(prev).verdict() != Verdict.ERROR

@@ -34,8 +34,11 @@ public final class RpingClientPeer extends RawPeer {
     public long targetReadSize;
     public boolean learned;
 
+    private final java.time.Duration firstFpduDelay;
+
     private RpingClientPeer(Session s, CaseContext ctx) {
         super(s, ctx.timeout());
+        this.firstFpduDelay = ctx.firstFpduDelay();
     }
 
     public static RpingClientPeer connect(CaseContext ctx) throws IOException {
@@ -83,6 +86,14 @@ public final class RpingClientPeer extends RawPeer {
             return Observation.of(Observation.Kind.REJECTED, "Reply with R: " + reply);
         }
         startFraming(true);
+        if (!firstFpduDelay.isZero()) {
+            try {
+                Thread.sleep(firstFpduDelay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted");
+            }
+        }
         RtrType rtr = chosenRtr();
         switch (rtr) {
             case SEND -> session.sendUlpdu(Ulpdus.send(sendMsn++, new byte[0]));

@@ -70,7 +70,34 @@ public final class SiwMatrix {
         JrnicLauncher.find().ifPresent(j -> all.addAll(PerftestCase.cases(j)));
         JrnicLauncher.find().ifPresent(j -> all.addAll(PerftestCase.latencyCases(j)));
         JrnicLauncher.find().ifPresent(j -> all.add(new SiwLocalErrorTerminateCase("siw-read-overrun-terminates", j)));
+        JrnicLauncher.find().ifPresent(j -> all.addAll(conformCases(j)));
         return byConfig(all);
+    }
+
+    /**
+     * {@code jrnic conform} against siw in both roles, on the stock guest and the params build, CRC on and
+     * off, each compared with its expectations file; the Reply cases that crash siw's kernel run on their
+     * own, each on a guest of its own.
+     */
+    public static List<SiwCase> conformCases(List<String> jrnic) {
+        GuestConfig stock = GuestConfig.defaults();
+        GuestConfig crcRequired = GuestConfig.params("mpa_crc_required=1");
+        List<String> crashers = List.of("mpa.reply.pd.257", "mpa.reply.pd.512", "mpa.reply.h-without-words");
+        List<String> skipCrashers = new ArrayList<>();
+        crashers.forEach(c -> skipCrashers.addAll(List.of("--skip", c)));
+        List<SiwCase> cases = new ArrayList<>();
+        cases.add(new ConformSiwCase("conform-initiator-stock", ConformSiwCase.Role.INITIATOR, stock, false, List.of(), jrnic));
+        cases.add(new ConformSiwCase("conform-initiator-stock-crc", ConformSiwCase.Role.INITIATOR, stock, true, List.of(), jrnic));
+        cases.add(new ConformSiwCase("conform-responder-stock", ConformSiwCase.Role.RESPONDER, stock, false, skipCrashers, jrnic));
+        cases.add(new ConformSiwCase("conform-initiator-crc-required", ConformSiwCase.Role.INITIATOR, crcRequired, false,
+                List.of(), jrnic));
+        cases.add(new ConformSiwCase("conform-responder-crc-required", ConformSiwCase.Role.RESPONDER, crcRequired, false,
+                skipCrashers, jrnic));
+        for (String c : crashers) {
+            cases.add(new ConformSiwCase("conform-crash-" + c.substring(c.lastIndexOf("reply.") + 6).replace('.', '-'),
+                    ConformSiwCase.Role.RESPONDER, stock, false, List.of("--only", c), jrnic));
+        }
+        return cases;
     }
 
     /** {@code cases} reordered (stable) so that cases on the same guest configuration run together. */
