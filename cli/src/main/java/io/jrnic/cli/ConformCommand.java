@@ -53,6 +53,8 @@ public final class ConformCommand implements Callable<Integer> {
     List<String> only = new ArrayList<>();
     @Option(names = "--skip", paramLabel = "GLOB", description = "leave out cases whose id matches (repeatable)")
     List<String> skip = new ArrayList<>();
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1", description = "run the selected cases N times over")
+    int repeat;
     @Option(names = "--crc", description = "ask for MPA CRC in every case that does not set it itself") boolean crc;
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "5", description = "seconds to wait for each reaction (default 5)")
     double timeout;
@@ -80,7 +82,11 @@ public final class ConformCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Role role = serve != null ? Role.RESPONDER : Role.INITIATOR;
-        List<ConformCase> cases = Catalogue.select(role, only, skip);
+        List<ConformCase> selected = Catalogue.select(role, only, skip);
+        List<ConformCase> cases = new ArrayList<>();
+        for (int i = 0; i < Math.max(1, repeat); i++) {
+            cases.addAll(selected);
+        }
         if (list) {
             for (ConformCase c : cases) {
                 o.printf("%-44s %-6s %s: %s%n", c.id(), c.strictness(), c.rfc(), c.rule());

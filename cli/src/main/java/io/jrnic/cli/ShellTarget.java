@@ -30,7 +30,7 @@ final class ShellTarget implements Target {
     @Override
     public void before(ConformCase c) throws Exception {
         if (before != null) {
-            int rc = run(before, c.id()).exit;
+            int rc = run(before, c == null ? "fuzz" : c.id()).exit;
             if (rc != 0) {
                 throw new IOException("--hook-before exited " + rc);
             }
@@ -40,7 +40,7 @@ final class ShellTarget implements Target {
     @Override
     public void after(ConformCase c) throws Exception {
         if (after != null) {
-            run(after, c.id());
+            run(after, c == null ? "fuzz" : c.id());
         }
     }
 

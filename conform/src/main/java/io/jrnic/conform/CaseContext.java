@@ -26,12 +26,28 @@ public final class CaseContext {
         this.listener = listener;
     }
 
-    /** Connects to the target's server (initiator role). */
+    /**
+     * Connects to the target's server (initiator role). A refused connection is retried for up to
+     * the connect wait: a target restarted between cases (a hook, a loop) may not listen yet.
+     */
     public Session connect() throws IOException {
-        try {
-            return Session.connect(options.target(), options.timeout(), recording);
-        } catch (IOException e) {
-            throw new UnreachableException("connect to " + options.target() + ": " + e.getMessage(), e);
+        long deadline = System.nanoTime() + options.connectWait().toNanos();
+        while (true) {
+            try {
+                return Session.connect(options.target(), options.timeout(), recording);
+            } catch (java.net.ConnectException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new UnreachableException("connect to " + options.target() + ": " + e.getMessage(), e);
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new UnreachableException("interrupted", ie);
+                }
+            } catch (IOException e) {
+                throw new UnreachableException("connect to " + options.target() + ": " + e.getMessage(), e);
+            }
         }
     }
 

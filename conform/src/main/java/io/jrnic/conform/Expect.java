@@ -82,8 +82,12 @@ public final class Expect {
     }
 
     private boolean matches(Observation o) {
+        return matches(o.layer(), o.type(), o.code());
+    }
+
+    private boolean matches(int layer, int type, int code) {
         for (int[] t : terminates) {
-            if ((t[0] < 0 || t[0] == o.layer()) && (t[1] < 0 || t[1] == o.type()) && (t[2] < 0 || t[2] == o.code())) {
+            if ((t[0] < 0 || t[0] == layer) && (t[1] < 0 || t[1] == type) && (t[2] < 0 || t[2] == code)) {
                 return true;
             }
         }
@@ -106,6 +110,12 @@ public final class Expect {
                     ? new Judgement(Verdict.DEVIATES, "the expected Terminate, but its control word is in siw's "
                             + "little-endian bitfield layout, not RFC 5040 section 4.8's")
                     : new Judgement(Verdict.PASS, o.brief());
+        }
+        int[] other = o.otherLayout();
+        if (o.kind() == Kind.TERMINATE && other != null && matches(other[0], other[1], other[2])) {
+            String l = "RFC".equals(o.layout()) ? "siw's little-endian bitfield layout" : "the RFC layout";
+            return new Judgement(Verdict.DEVIATES, "the expected Terminate " + Observation.triple(other[0], other[1], other[2])
+                    + " when its control word is read in " + l + " (read as " + o.layout() + ": " + o.brief() + ")");
         }
         if (accepted.contains(o.kind())) {
             return new Judgement(Verdict.PASS, o.brief());

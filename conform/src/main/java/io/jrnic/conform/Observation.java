@@ -5,8 +5,15 @@ package io.jrnic.conform;
  *
  * @param layout for a Terminate, the control-word layout that decoded it: {@code RFC} or {@code SIW}
  *               (the little-endian bitfield layout Linux siw emits)
+ * @param otherLayout for a Terminate that also decodes in the other layout, that reading's {layer, type,
+ *               code} (siw's RDMAP/2/0x05 is byte 0x20, which the RFC layout reads as LLP/0/0x05): null otherwise
  */
-public record Observation(Kind kind, int layer, int type, int code, String layout, String detail) {
+public record Observation(Kind kind, int layer, int type, int code, String layout, String detail, int[] otherLayout) {
+    /** Without another reading of the Terminate. */
+    public Observation(Kind kind, int layer, int type, int code, String layout, String detail) {
+        this(kind, layer, type, code, layout, detail, null);
+    }
+
     public enum Kind {
         /** A Terminate arrived. */
         TERMINATE,

@@ -26,7 +26,8 @@ public final class JsonReport {
                     + ",\"expected\":" + str(r.conformCase().expect().describe())
                     + ",\"observed\":" + (o == null ? "null" : "{\"kind\":" + str(o.kind().name()) + ",\"layer\":"
                     + o.layer() + ",\"type\":" + o.type() + ",\"code\":" + o.code() + ",\"layout\":" + str(o.layout())
-                    + ",\"detail\":" + str(o.detail()) + "}")
+                    + ",\"detail\":" + str(o.detail()) + (o.otherLayout() == null ? "" : ",\"otherLayout\":["
+                    + o.otherLayout()[0] + "," + o.otherLayout()[1] + "," + o.otherLayout()[2] + "]") + "}")
                     + ",\"reason\":" + str(r.reason()) + ",\"millis\":" + r.millis() + "}"
                     + (i + 1 < results.size() ? "," : "") + "\n");
         }

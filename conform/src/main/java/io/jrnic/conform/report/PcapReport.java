@@ -19,9 +19,13 @@ public final class PcapReport {
     }
 
     public static void write(List<CaseResult> results, OutputStream out) throws IOException {
+        writeRecordings(results.stream().map(CaseResult::recording).toList(), out);
+    }
+
+    /** The same for bare recordings (a fuzz finding, a replay). */
+    public static void writeRecordings(List<Recording> recordings, OutputStream out) throws IOException {
         ClassicPcapWriter pcap = new ClassicPcapWriter(out, PacketDecoder.LINKTYPE_ETHERNET);
-        for (CaseResult r : results) {
-            Recording rec = r.recording();
+        for (Recording rec : recordings) {
             if (rec == null || rec.tcpClient() == null) {
                 continue;
             }

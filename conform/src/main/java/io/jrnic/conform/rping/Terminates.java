@@ -28,8 +28,16 @@ public final class Terminates {
             String layout = m.layout() == TerminateDecoder.Mode.SIW_QUIRK ? "SIW" : "RFC";
             String attached = (t.ddpHeader() != null ? " D" : "") + (t.rdmapHeader() != null ? " R" : "")
                     + (t.m() ? " M" : "");
-            return Observation.terminate(t.layer(), t.errorType(), t.errorCode(), layout,
-                    attached.isEmpty() ? "no headers attached" : "flags" + attached);
+            int[] other = null;
+            try {
+                Terminate o = TerminateDecoder.decode(b, 0, ulpdu.length, m.layout() == TerminateDecoder.Mode.SIW_QUIRK
+                        ? TerminateDecoder.Mode.STRICT : TerminateDecoder.Mode.SIW_QUIRK);
+                other = new int[] {o.layer(), o.errorType(), o.errorCode()};
+            } catch (MalformedTerminateException | IllegalArgumentException notInTheOtherLayout) {
+                other = null;
+            }
+            return new Observation(Observation.Kind.TERMINATE, t.layer(), t.errorType(), t.errorCode(), layout,
+                    attached.isEmpty() ? "no headers attached" : "flags" + attached, other);
         } catch (MalformedTerminateException e) {
             return Observation.terminate(-1, -1, -1, "MALFORMED", e.getMessage());
         }

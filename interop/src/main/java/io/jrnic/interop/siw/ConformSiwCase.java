@@ -74,15 +74,20 @@ public final class ConformSiwCase implements SiwCase {
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.add("conform");
         if (role == Role.INITIATOR) {
-            guest.startBackground(tag, "exec rping -s -P -a " + guest.guestAddress() + " -p " + PORT);
+            guest.exec("rm -f /tmp/bg/rping-restarts", Duration.ofSeconds(10));
+            // after some malformed connections siw stops listening while rping -s -P keeps running: a watchdog
+            // restarts rping whenever the port stops listening (conform retries refused connects meanwhile)
+            String listening = "ss -ltn | grep -q ':" + PORT + " '";
+            guest.startBackground(tag, "while :; do rping -s -P -a " + guest.guestAddress() + " -p " + PORT
+                    + " >/dev/null 2>&1 & pid=$!; i=0; until " + listening + " || [ $i -ge 50 ]; do sleep 0.1; i=$((i+1));"
+                    + " done; while kill -0 $pid 2>/dev/null && " + listening + "; do sleep 0.2; done;"
+                    + " kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; echo restarted >> /tmp/bg/rping-restarts; done");
             CaseSupport.awaitGuestListening(guest, PORT);
             cmd.addAll(List.of(guest.guestAddress() + ":" + PORT, "--first-fpdu-delay-ms", "300"));
         } else {
-            guest.startBackground(tag, "while :; do rping -c -a " + guest.hostAddress() + " -p " + PORT
-                    + " -C 1 >/dev/null 2>&1; sleep 0.3; done");
             cmd.addAll(List.of("--serve", String.valueOf(PORT)));
         }
-        cmd.addAll(List.of("--timeout", "4", "--stall-timeout", "15", "--out", dir.toString(), "--hook-health",
+        cmd.addAll(List.of("--timeout", "4", "--stall-timeout", "15", "--connect-wait", role == Role.INITIATOR ? "10" : "15", "--out", dir.toString(), "--hook-health",
                 "timeout 3 bash -c 'exec 3<>/dev/tcp/" + guest.guestAddress() + "/9' 2>/dev/null; [ $? -ne 124 ]"));
         if (crc) {
             cmd.add("--crc");
@@ -90,7 +95,20 @@ public final class ConformSiwCase implements SiwCase {
         cmd.addAll(select);
         cmd.addAll(haveExpectations ? List.of("--expect", expected.toString())
                 : List.of("--write-expect", expected.toString()));
-        ExecResult jr = guest.runHost(cmd, Duration.ofMinutes(20));
+        ExecResult jr;
+        if (role == Role.INITIATOR) {
+            jr = guest.runHost(cmd, Duration.ofMinutes(20));
+        } else {
+            // jrnic listens first; then the guest starts one rping client after another (each killed after 8 s:
+            // siw's rping -c can hang after a connection the server broke on purpose)
+            Path log = dir.resolve("jrnic.log");
+            Process p = guest.startHost(cmd, log);
+            CaseSupport.awaitHostListening(guest, p, PORT);
+            guest.exec("rm -f /tmp/bg/rping-restarts", Duration.ofSeconds(10));
+            guest.startBackground(tag, "while :; do timeout -s KILL 8 rping -c -a " + guest.hostAddress() + " -p " + PORT
+                    + " -C 1 >/dev/null 2>&1; sleep 0.3; done");
+            jr = CaseSupport.finish(p, cmd, log, 20 * 60, t0);
+        }
         Files.writeString(dir.resolve("conform.txt"), jr.output());
         List<String> failures = new ArrayList<>();
         if (!haveExpectations) {
@@ -98,10 +116,13 @@ public final class ConformSiwCase implements SiwCase {
         }
         GuestBootCase.expect(failures, jr.exitCode() == 0, "verdicts differ: " + diffs(jr.output()));
         String oops = oopsLines(guest);
+        String restarts = "";
         if (guest.alive()) {
             guest.stopBackground(tag, "KILL");
+            restarts = guest.exec("cat /tmp/bg/rping-restarts 2>/dev/null | wc -l", Duration.ofSeconds(10)).output().strip();
         }
-        String summary = summaryLine(jr.output()) + (oops.isEmpty() ? "" : " | guest console: " + oops);
+        String summary = summaryLine(jr.output()) + (restarts.isEmpty() || restarts.equals("0") ? ""
+                : " | siw's rping restarted " + restarts + " times") + (oops.isEmpty() ? "" : " | guest console: " + oops);
         return CaseSupport.result(name, failures, summary, t0, List.of(dir.resolve("conform.json"),
                 dir.resolve("conform.pcap")));
     }

@@ -77,7 +77,7 @@ public final class SiwInterop {
         }
         int at = args.indexOf("--peer");
         String peer = at >= 0 && at + 1 < args.size() ? args.get(at + 1) : null;
-        for (SiwCase c : SiwMatrix.allCases()) {
+        for (SiwCase c : SiwMatrix.everyCase()) {
             if (peer == null) {
                 out.printf("%-38s %-10s %s%n", c.name(), label(c.config()), c.proves());
             } else {
@@ -125,7 +125,7 @@ public final class SiwInterop {
             return UNAVAILABLE;
         }
         List<SiwCase> cases = new ArrayList<>();
-        for (SiwCase c : SiwMatrix.allCases()) {
+        for (SiwCase c : names.isEmpty() ? SiwMatrix.allCases() : SiwMatrix.everyCase()) {
             if (names.isEmpty() || names.contains(c.name())) {
                 cases.add(c);
             }

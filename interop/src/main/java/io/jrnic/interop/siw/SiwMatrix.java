@@ -74,30 +74,63 @@ public final class SiwMatrix {
         return byConfig(all);
     }
 
+    /** The Reply cases that crash siw's kernel as initiator (any private data over 256 octets, H without IRD/ORD). */
+    static final List<String> REPLY_CRASHERS = List.of("mpa.reply.pd.257", "mpa.reply.pd.512", "mpa.reply.pd.513",
+            "mpa.reply.h-without-words");
+
     /**
-     * {@code jrnic conform} against siw in both roles, on the stock guest and the params build, CRC on and
-     * off, each compared with its expectations file; the Reply cases that crash siw's kernel run on their
-     * own, each on a guest of its own.
+     * {@code jrnic conform} against siw in the default run: both roles on the stock guest (the initiator role
+     * with CRC off and on), each compared with its expectations file, and one case per Reply crash class on a
+     * guest of its own (CRASHED with the oops line, the guest booted anew for what follows).
      */
     public static List<SiwCase> conformCases(List<String> jrnic) {
         GuestConfig stock = GuestConfig.defaults();
-        GuestConfig crcRequired = GuestConfig.params("mpa_crc_required=1");
-        List<String> crashers = List.of("mpa.reply.pd.257", "mpa.reply.pd.512", "mpa.reply.h-without-words");
-        List<String> skipCrashers = new ArrayList<>();
-        crashers.forEach(c -> skipCrashers.addAll(List.of("--skip", c)));
         List<SiwCase> cases = new ArrayList<>();
-        cases.add(new ConformSiwCase("conform-initiator-stock", ConformSiwCase.Role.INITIATOR, stock, false, List.of(), jrnic));
-        cases.add(new ConformSiwCase("conform-initiator-stock-crc", ConformSiwCase.Role.INITIATOR, stock, true, List.of(), jrnic));
-        cases.add(new ConformSiwCase("conform-responder-stock", ConformSiwCase.Role.RESPONDER, stock, false, skipCrashers, jrnic));
-        cases.add(new ConformSiwCase("conform-initiator-crc-required", ConformSiwCase.Role.INITIATOR, crcRequired, false,
-                List.of(), jrnic));
-        cases.add(new ConformSiwCase("conform-responder-crc-required", ConformSiwCase.Role.RESPONDER, crcRequired, false,
-                skipCrashers, jrnic));
-        for (String c : crashers) {
-            cases.add(new ConformSiwCase("conform-crash-" + c.substring(c.lastIndexOf("reply.") + 6).replace('.', '-'),
-                    ConformSiwCase.Role.RESPONDER, stock, false, List.of("--only", c), jrnic));
-        }
+        cases.add(new ConformSiwCase("conform-initiator-stock", ConformSiwCase.Role.INITIATOR, stock, false, SKIP_FIN, jrnic));
+        cases.add(new ConformSiwCase("conform-initiator-stock-crc", ConformSiwCase.Role.INITIATOR, stock, true, SKIP_FIN, jrnic));
+        cases.add(new ConformSiwCase("conform-responder-stock", ConformSiwCase.Role.RESPONDER, stock, false, skipCrashers(), jrnic));
+        cases.add(crash("mpa.reply.pd.257", jrnic));
+        cases.add(crash("mpa.reply.h-without-words", jrnic));
         return cases;
+    }
+
+    /**
+     * Longer conform runs, by name only ({@code jrnic interop NAME}): the params build (CRC required) in both
+     * roles, the other Reply crashers, and the Request cut by a FIN, which stops siw's listener and, on a later
+     * try, panics its kernel (list corruption in the connection manager).
+     */
+    public static List<SiwCase> conformByHandCases(List<String> jrnic) {
+        GuestConfig crcRequired = GuestConfig.params("mpa_crc_required=1");
+        List<SiwCase> cases = new ArrayList<>();
+        cases.add(new ConformSiwCase("conform-initiator-crc-required", ConformSiwCase.Role.INITIATOR, crcRequired, false,
+                SKIP_FIN, jrnic));
+        cases.add(new ConformSiwCase("conform-responder-crc-required", ConformSiwCase.Role.RESPONDER, crcRequired, false,
+                skipCrashers(), jrnic));
+        cases.add(crash("mpa.reply.pd.512", jrnic));
+        cases.add(crash("mpa.reply.pd.513", jrnic));
+        cases.add(new ConformSiwCase("conform-crash-request-fin", ConformSiwCase.Role.INITIATOR, GuestConfig.defaults(), false,
+                List.of("--only", "mpa.request.fin-after-half", "--repeat", "3"), jrnic));
+        return cases;
+    }
+
+    private static final List<String> SKIP_FIN = List.of("--skip", "mpa.request.fin-after-half");
+
+    private static List<String> skipCrashers() {
+        List<String> l = new ArrayList<>();
+        REPLY_CRASHERS.forEach(c -> l.addAll(List.of("--skip", c)));
+        return l;
+    }
+
+    private static SiwCase crash(String conformCase, List<String> jrnic) {
+        return new ConformSiwCase("conform-crash-" + conformCase.substring("mpa.reply.".length()).replace('.', '-'),
+                ConformSiwCase.Role.RESPONDER, GuestConfig.defaults(), false, List.of("--only", conformCase), jrnic);
+    }
+
+    /** Every case, the by-hand ones included (lookup by name). */
+    public static List<SiwCase> everyCase() {
+        List<SiwCase> all = new ArrayList<>(allCases());
+        JrnicLauncher.find().ifPresent(j -> all.addAll(conformByHandCases(j)));
+        return all;
     }
 
     /** {@code cases} reordered (stable) so that cases on the same guest configuration run together. */
