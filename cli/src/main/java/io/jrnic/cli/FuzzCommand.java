@@ -59,6 +59,9 @@ public final class FuzzCommand implements Callable<Integer> {
     @Option(names = "--hook-health", paramLabel = "CMD", description = "shell command after each execution; non-zero: "
             + "the target died") String hookHealth;
     @Option(names = "--replay", paramLabel = "FILE", description = "send a reproducer once and report") Path replay;
+    @Option(names = "--candidate", paramLabel = "K", description = "with --replay FILE: write the K-th reduction "
+            + "of FILE (0-based) to OUT/candidate.repro and exit 0, or exit 3 when there is none (minimising across "
+            + "target restarts the hooks cannot do, e.g. a guest reboot)") Integer candidate;
     @Option(names = "--minimize", description = "after a finding (or with --replay), cut the reproducer down") boolean minimize;
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "fuzz-out", description = "findings directory (default fuzz-out)")
     Path out;
@@ -88,6 +91,16 @@ public final class FuzzCommand implements Callable<Integer> {
             if (in.role() != role) {
                 err.println("fuzz: the reproducer is for the " + in.role() + " role");
                 return 2;
+            }
+            if (candidate != null) {
+                java.util.List<FuzzInput> cands = Minimizer.candidates(in, fuzzer.seedFrame());
+                if (candidate >= cands.size()) {
+                    o.println("no reduction " + candidate + " (" + cands.size() + " in all)");
+                    return 3;
+                }
+                cands.get(candidate).write(out.resolve("candidate.repro"));
+                o.println("candidate " + candidate + ": " + Minimizer.difference(cands.get(candidate), fuzzer.seedFrame()));
+                return 0;
             }
             if (minimize) {
                 return minimizeAndReport(fuzzer, in, opts, role, hooks, o);

@@ -60,6 +60,16 @@ class ConformSelfTest {
     }
 
     @Test
+    void framingCasesWithCrcAskedPass() throws Exception {
+        List<CaseResult> results = againstServer(ConnectOptions.defaults(), List.of("mpa.segments.*", "mpa.crc.*",
+                "mpa.pad.*", "ddp.segments.*"), true);
+        assertTrue(results.size() >= 12, "cases " + results.size());
+        for (CaseResult r : results) {
+            assertEquals(Verdict.PASS, r.verdict(), r.conformCase().id() + ": " + r.reason());
+        }
+    }
+
+    @Test
     void responderRoleAgainstJrnicRpingClientPassesEveryCase() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, LOOPBACK)) {
@@ -98,6 +108,10 @@ class ConformSelfTest {
     }
 
     private static List<CaseResult> againstServer(ConnectOptions server, List<String> only) throws Exception {
+        return againstServer(server, only, false);
+    }
+
+    private static List<CaseResult> againstServer(ConnectOptions server, List<String> only, boolean crc) throws Exception {
         try (RpingPersistentServer s = new RpingPersistentServer("soft", new InetSocketAddress(LOOPBACK, 0), 64, server)) {
             Thread serving = new Thread(() -> {
                 try {
@@ -109,7 +123,7 @@ class ConformSelfTest {
             serving.setDaemon(true);
             serving.start();
             ConformOptions o = ConformOptions.initiator(new InetSocketAddress(LOOPBACK, s.localAddress().getPort()))
-                    .withTimeout(Duration.ofSeconds(3)).withStallTimeout(Duration.ofSeconds(12));
+                    .withTimeout(Duration.ofSeconds(3)).withStallTimeout(Duration.ofSeconds(12)).withCrc(crc);
             return new ConformRunner(o, Target.NONE).run(Role.INITIATOR, Catalogue.select(Role.INITIATOR, only),
                     r -> System.out.println(TextReport.line(r)));
         }

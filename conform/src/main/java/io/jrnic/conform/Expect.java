@@ -72,8 +72,14 @@ public final class Expect {
     public String describe() {
         List<String> parts = new ArrayList<>();
         for (int[] t : terminates) {
-            parts.add(t[0] < 0 ? "any TERMINATE" : "TERMINATE " + Observation.triple(t[0], t[1], t[2])
-                    .replace("/-1/0x-1", "/*/*").replace("/0x-1", "/*"));
+            if (t[0] < 0) {
+                parts.add("any TERMINATE");
+            } else {
+                String triple = Observation.triple(t[0], Math.max(0, t[1]), Math.max(0, t[2]));
+                String layer = triple.substring(0, triple.indexOf('/'));
+                parts.add("TERMINATE " + layer + "/" + (t[1] < 0 ? "*" : String.valueOf(t[1])) + "/"
+                        + (t[2] < 0 ? "*" : String.format("0x%02X", t[2])));
+            }
         }
         for (Kind k : accepted) {
             parts.add(k.name());

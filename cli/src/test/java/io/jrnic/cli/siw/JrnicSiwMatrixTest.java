@@ -28,7 +28,7 @@ class JrnicSiwMatrixTest {
         List<String> siwOnly = SiwMatrix.guestOnlyCases().stream().map(SiwCase::name).toList();
         List<SiwCase> cases = SiwMatrix.allCases().stream().filter(c -> !siwOnly.contains(c.name())).toList();
         return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
-            SiwGuest guest = SiwSession.pool().guestFor(c.config());
+            SiwGuest guest = SiwSession.pool().guestFor(c);
             CaseResult r;
             try {
                 r = SiwMatrix.runOne(guest, c, out);

@@ -56,7 +56,8 @@ public final class Minimizer {
         return cur;
     }
 
-    private static List<FuzzInput> candidates(FuzzInput cur, SetupFrame seed) {
+    /** The reductions of {@code cur} a minimiser tries, in order. */
+    public static List<FuzzInput> candidates(FuzzInput cur, SetupFrame seed) {
         List<FuzzInput> l = new ArrayList<>();
         if (!cur.messages().isEmpty() || cur.ping()) {
             l.add(cur.withMessages(List.of(), false));

@@ -19,10 +19,23 @@ public final class GuestPool implements AutoCloseable {
 
     /** A live guest booted with {@code config}. */
     public synchronized SiwGuest guestFor(GuestConfig config) throws IOException {
-        if (guest != null && (!guest.alive() || !guest.config().equals(config))) {
+        return guestFor(config, false);
+    }
+
+    /** A live guest for {@code c}: a fresh one when the case asks ({@link SiwCase#freshGuest()}). */
+    public synchronized SiwGuest guestFor(SiwCase c) throws IOException {
+        return guestFor(c.config(), c.freshGuest());
+    }
+
+    private boolean lastWasFresh;
+
+    /** A live guest booted with {@code config}; {@code fresh}: never used before, and used by no one after. */
+    public synchronized SiwGuest guestFor(GuestConfig config, boolean fresh) throws IOException {
+        if (guest != null && (fresh || lastWasFresh || !guest.alive() || !guest.config().equals(config))) {
             guest.close();
             guest = null;
         }
+        lastWasFresh = fresh;
         if (guest == null) {
             guest = SiwGuest.boot(image, config);
             log.printf("booted %s %s in %.1f s (namespace %s)%n", config.variant().dir(), config.siwParams(),

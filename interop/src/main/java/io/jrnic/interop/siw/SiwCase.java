@@ -26,6 +26,14 @@ public interface SiwCase {
     CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) throws Exception;
 
     /**
+     * True when the case needs a guest no other case has used (and leaves its guest to no other case):
+     * cases that may damage siw's state on purpose. Default: false (guests are shared per configuration).
+     */
+    default boolean freshGuest() {
+        return false;
+    }
+
+    /**
      * True when a FAIL was caused by the guest-side tool's own environment, not by the protocol
      * exchange, so that one rerun is honest (e.g. perftest's CPU clock calibration under TCG).
      * The rerun is recorded in the result's detail. Default: never.
