@@ -105,6 +105,19 @@ public final class PerfCommand implements Callable<Integer> {
             description = "write a pcap of each RDMA client connection: FILE, then FILE-2, FILE-3... (one per test and warm-up)")
     java.nio.file.Path capture;
 
+    @Option(names = "--scale", arity = "0..1", fallbackValue = "10000", paramLabel = "N",
+            description = "instead of the table: set-ups per second (MPA v2 with CRC, set-up and teardown counted) and"
+                    + " N idle connected QPs held at once (default 10000) with the heap per QP; the passive side runs in a"
+                    + " child JVM")
+    Integer scale;
+
+    @Option(names = "--setup-seconds", paramLabel = "S", defaultValue = "5",
+            description = "--scale: how long the set-up rate is measured (default 5)")
+    int setupSeconds;
+
+    @Option(names = "--scale-server", paramLabel = "PORT", hidden = true)
+    Integer scaleServer;
+
     @Option(names = "--provider", defaultValue = "soft", hidden = true)
     String provider;
 
@@ -128,6 +141,26 @@ public final class PerfCommand implements Callable<Integer> {
         if (server && connect != null) {
             err.println("jrnic perf: --server and --connect exclude each other");
             return EXIT_ERROR;
+        }
+        if (scaleServer != null) {
+            try (io.jrnic.cli.perf.ScaleServer s = new io.jrnic.cli.perf.ScaleServer(provider,
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), scaleServer))) {
+                out.println(io.jrnic.cli.perf.ScaleServer.READY + s.localAddress().getHostString() + ":"
+                        + s.localAddress().getPort());
+                out.flush();
+                while (System.in.read() >= 0) {
+                    // serves until the parent closes our standard input or ends us
+                }
+            }
+            return 0;
+        }
+        if (scale != null) {
+            if (scale < 1 || setupSeconds < 1) {
+                err.println("jrnic perf: --scale and --setup-seconds must be positive");
+                return EXIT_ERROR;
+            }
+            io.jrnic.cli.perf.Scale.print(out, io.jrnic.cli.perf.Scale.run(provider, scale, setupSeconds, err));
+            return 0;
         }
         if (server) {
             int p = port != null ? port : DEFAULT_PORT;

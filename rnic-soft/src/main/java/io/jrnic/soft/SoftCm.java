@@ -45,7 +45,8 @@ import java.util.concurrent.TimeoutException;
 final class SoftCm implements CmSpi {
     private final SoftDevice device;
     private final List<SoftListener> listeners = new CopyOnWriteArrayList<>();
-    private final List<SoftConnection> connections = new CopyOnWriteArrayList<>();
+    /** Connections not yet ended (each removes itself when its stream closes): what {@link #close()} aborts. */
+    private final java.util.Set<SoftConnection> connections = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     SoftCm(SoftDevice device) {
         this.device = device;
@@ -79,11 +80,18 @@ final class SoftCm implements CmSpi {
         };
     }
 
+    /** Keeps {@code c} until its stream closes (or its set-up fails without one). */
+    private void track(SoftConnection c) {
+        if (connections.add(c)) {
+            c.whenEnded(() -> connections.remove(c));
+        }
+    }
+
     @Override
     public ConnectionSpi connect(InetSocketAddress remote, QpSpi qp, ConnectOptions options, ConnectionUpcalls up) {
         SoftConnection c = device.transport().connect(remote, config(options, true), ((SoftQp) qp).engine(),
                 events(up), options.capture());
-        connections.add(c);
+        track(c);
         return connectionSpi(c);
     }
 
@@ -106,7 +114,7 @@ final class SoftCm implements CmSpi {
             throw new IllegalArgumentException("rnic-soft takes over a java.nio SocketChannel or a Netty Channel, not "
                     + (stream == null ? "null" : stream.getClass().getName()));
         }
-        connections.add(c);
+        track(c);
         return connectionSpi(c);
     }
 
@@ -233,7 +241,7 @@ final class SoftCm implements CmSpi {
                 .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();
         return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
                 o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()),
-                o.maxPendingSetups());
+                o.maxPendingSetups(), o.transmitStallTimeout().toMillis());
     }
 
     @Override
@@ -289,9 +297,7 @@ final class SoftCm implements CmSpi {
             int ird = options.ird() < 0 ? listenerOptions.ird() : options.ird();
             int ord = options.ord() < 0 ? listenerOptions.ord() : options.ord();
             SoftConnection c = req.accept(((SoftQp) qp).engine(), options.privateData(), ird, ord, events(up));
-            if (!connections.contains(c)) {
-                connections.add(c);
-            }
+            track(c);
             return connectionSpi(c);
         }
 

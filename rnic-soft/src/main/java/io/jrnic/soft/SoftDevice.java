@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** One soft RNIC: an STag table, an event loop group, limits close to Linux siw's (plus RFC 7306 and markers). */
 final class SoftDevice implements DeviceSpi {
+    /** QPs per device: no hardware table behind them, and a service may hold many idle connections (perf --scale). */
+    static final int MAX_QP = 1 << 16;
     private final DeviceAttributes attributes;
     private final MemoryTable table;
     private final SoftTransport transport;
@@ -24,6 +26,7 @@ final class SoftDevice implements DeviceSpi {
         this.attributes = DeviceAttributes.builder()
                 .vendor("jrnic soft RNIC " + name + " (" + transport.transportName() + ")")
                 .maxMw(1024)
+                .maxQp(MAX_QP)
                 .capability(DeviceCapability.SHARED_RECEIVE_QUEUE, true)
                 .capability(DeviceCapability.FAST_REGISTRATION, true)
                 .capability(DeviceCapability.ATOMICS, true)

@@ -68,6 +68,18 @@ class CutTransferTest {
         }
     }
 
+    /** Transfers before the heap's starting level is taken. */
+    private static final int WARM_UP = 10;
+    /** The heap after the cut transfers may exceed its starting level by this much (GC noise), not more. */
+    private static final long HEAP_SLACK = 4L << 20;
+
+    private static long heapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     @Test
     void everyWorkRequestCompletesWhereverTheStreamIsCut() throws Exception {
         Map<CompletionStatus, Integer> outcomes = new EnumMap<>(CompletionStatus.class);
@@ -87,7 +99,13 @@ class CutTransferTest {
                 accepted.add(qp);
             });
             SplittableRandom random = new SplittableRandom(2026);
+            long heapStart = 0;
             for (int n = 0; n < CUTS; n++) {
+                if (n == WARM_UP) {
+                    a.events.clear(); // the fixture's record of async events refers to the QPs
+                    b.events.clear();
+                    heapStart = heapAfterGc(); // steady state: classes loaded, pools and caches filled
+                }
                 boolean reset = random.nextBoolean();
                 long cutAt = random.nextLong(200, 1L << 20);
                 FaultPlan plan = FaultPlan.of(n).withCut(cutAt, reset)
@@ -128,6 +146,15 @@ class CutTransferTest {
                 }
                 aMem.checkGuards();
                 bMem.checkGuards();
+            }
+            if (CUTS > WARM_UP) {
+                a.events.clear();
+                b.events.clear();
+                long heapGrowth = heapAfterGc() - heapStart;
+                System.out.println("CutTransferTest: heap after GC grew by " + (heapGrowth >> 10) + " KiB over "
+                        + (CUTS - WARM_UP) + " cut transfers");
+                assertTrue(heapGrowth < HEAP_SLACK, (heapGrowth >> 10) + " KiB of heap kept by " + (CUTS - WARM_UP)
+                        + " cut transfers (a leak of per-connection state)");
             }
             // the devices still serve a clean connection
             QueuePair qa = a.pd.createQp(QpInit.rc(a.cq).maxSendWr(16).maxRecvWr(16));

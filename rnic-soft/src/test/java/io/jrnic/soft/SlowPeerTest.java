@@ -129,4 +129,83 @@ class SlowPeerTest {
             SoftPair.eventually(() -> b.dev.stats().setupFailures().containsKey("TIMEOUT"));
         }
     }
+
+    /**
+     * A peer that completes the set-up and then reads one byte per second (a slow-read attack): the responder's
+     * 32 MiB Write fills the socket and the outbound buffer, the memory held stays bounded (the transmitter waits
+     * at the water mark), and at the transmit stall timeout the stream is reset: the Write completes with
+     * WR_FLUSH_ERROR, the QP is in ERROR and the counter {@code transmitStallTimeouts} says why.
+     */
+    @Test
+    void aPeerThatReadsOneBytePerSecondIsResetAtTheTransmitStallTimeout() throws Exception {
+        int size = 32 * MIB;
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0),
+                    ConnectOptions.defaults().transmitStallTimeout(Duration.ofSeconds(2)));
+            l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
+            MemoryRegion src = b.pd.register(new byte[size], Access.LOCAL_WRITE);
+            try (Socket s = new Socket()) {
+                s.setReceiveBufferSize(64 * 1024);
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), l.localAddress().getPort()));
+                s.setSoTimeout(1_000);
+                io.jrnic.mpa.MpaParameters p = RawMpaInitiator.handshake(s);
+                // the initiator's first FPDU opens the responder's transmitter: a zero-length Write
+                io.netty.buffer.ByteBuf rtr = io.netty.buffer.Unpooled.buffer();
+                rtr.writeShort(io.jrnic.rdmap.RdmapControl.controlWord(io.jrnic.rdmap.RdmapOpcode.RDMA_WRITE, true))
+                        .writeInt(1).writeLong(0);
+                io.netty.buffer.ByteBuf fpdu = io.netty.buffer.Unpooled.buffer();
+                p.newEncoder().encode(rtr, fpdu);
+                rtr.release();
+                RawMpaInitiator.write(s.getOutputStream(), fpdu);
+                SoftPair.eventually(() -> b.qp.state() == io.jrnic.verbs.QpState.RTS);
+
+                long before = nettyHeld();
+                b.qp.postSend(SendWr.rdmaWrite().id(7).local(src, 0, size).remote(0x1234_5600, 0).signaled());
+                java.io.InputStream in = s.getInputStream();
+                long read = 0;
+                long held = 0;
+                // one byte per second until the responder gives up (bounded: 30 s at most)
+                for (int second = 0; second < 30 && b.qp.state() != io.jrnic.verbs.QpState.ERROR; second++) {
+                    if (in.read() >= 0) {
+                        read++;
+                    }
+                    if (second == 0) {
+                        held = nettyHeld() - before;
+                    }
+                    Thread.sleep(1_000);
+                }
+                System.out.println("SlowPeerTest: a 1 B/s reader read " + read + " bytes before the reset; "
+                        + (held >> 10) + " KiB more Netty memory held with " + (size >> 20) + " MiB posted");
+                assertEquals(io.jrnic.verbs.QpState.ERROR, b.qp.state(), "the 1 B/s reader was not dropped");
+                assertTrue(held < 8L * MIB, (held >> 10) + " KiB of Netty memory held for a 1 B/s reader");
+                assertTrue(streamEnds(in), "the stream of the 1 B/s reader stays open");
+                Completion done = b.awaitOne();
+                assertEquals(7, done.id());
+                assertEquals(io.jrnic.verbs.CompletionStatus.WR_FLUSH_ERROR, done.status());
+                assertEquals(io.jrnic.verbs.QpState.ERROR, b.qp.state());
+                assertEquals(1, b.dev.stats().counter("transmitStallTimeouts"));
+            }
+            src.close();
+        }
+    }
+
+    /** Reads what the socket still holds: true when it ends (EOF or reset) within 64 MiB and 10 s. */
+    private static boolean streamEnds(java.io.InputStream in) {
+        byte[] chunk = new byte[64 * 1024];
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        try {
+            for (long total = 0; total < 64L * MIB && System.nanoTime() < deadline; ) {
+                int n = in.read(chunk);
+                if (n < 0) {
+                    return true;
+                }
+                total += n;
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            return false; // nothing more and no end
+        } catch (IOException e) {
+            return true; // reset
+        }
+        return false;
+    }
 }

@@ -107,10 +107,11 @@ public final class CompletionQueue extends Resource {
                     count--;
                     if (slot.listener != null) {
                         forListener = new Completion().copyFrom(slot);
-                        slot.listener = null;
+                        forget(slot);
                         break;
                     }
                     into[offset + n++].copyFrom(slot).listener = null;
+                    forget(slot);
                 }
             }
             if (forListener == null) {
@@ -121,6 +122,16 @@ public final class CompletionQueue extends Resource {
             l.accept(forListener);
         }
         return n;
+    }
+
+    /**
+     * Drops a polled slot's references (QP, Terminate, listener): a ring slot is reused only when the ring comes
+     * round, and until then it must not keep a closed QP, its stream and its buffers reachable.
+     */
+    private static void forget(Completion slot) {
+        slot.qp = null;
+        slot.terminate = null;
+        slot.listener = null;
     }
 
     /** Arms one notification to the channel. @throws IllegalStateException without a channel */

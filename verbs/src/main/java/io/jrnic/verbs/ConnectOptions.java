@@ -22,7 +22,8 @@ import java.util.Set;
  * <li>RFC 5044 timing rule enforced: no FPDU accepted behind the peer's set-up frame
  *     ({@link #lenientTiming(boolean)} relaxes it).</li>
  * <li>Received Terminates read in the RFC layout ({@link #terminateLayout(TerminateLayout)}).</li>
- * <li>Timeouts: TCP connect 5 s, MPA Reply 10 s (initiator), MPA Request 5 s (responder): siw's values.</li>
+ * <li>Timeouts: TCP connect 5 s, MPA Reply 10 s (initiator), MPA Request 5 s (responder): siw's values;
+ *     transmit stall 60 s (a peer that does not drain the stream, {@link #transmitStallTimeout(Duration)}).</li>
  * <li>firstFpduDelay 0: an initiator-side pause between the MPA Reply and the first FPDU, for siw's
  *     responder race (siw-notes "Responder race"); set it (e.g. 50 ms) when talking to siw over a slow link.</li>
  * </ul>
@@ -32,6 +33,9 @@ public final class ConnectOptions {
     public static final int MPA_MAX_PRIVATE_DATA = 512;
     /** Largest IRD/ORD value an MPA v2 word carries (14 bits). */
     public static final int MAX_IRD_ORD = 0x3FFF;
+
+    /** Default of {@link #transmitStallTimeout(Duration)}: 60 seconds (declared before DEFAULTS, which uses it). */
+    public static final Duration DEFAULT_TRANSMIT_STALL_TIMEOUT = Duration.ofSeconds(60);
 
     private static final ConnectOptions DEFAULTS = new ConnectOptions();
 
@@ -52,6 +56,7 @@ public final class ConnectOptions {
     private boolean lenientTiming;
     private TerminateLayout terminateLayout = TerminateLayout.RFC;
     private int maxPendingSetups = DEFAULT_MAX_PENDING_SETUPS;
+    private Duration transmitStallTimeout = DEFAULT_TRANSMIT_STALL_TIMEOUT;
     /** Capture file of the connection, or null. */
     private java.nio.file.Path capture;
 
@@ -78,6 +83,7 @@ public final class ConnectOptions {
         n.lenientTiming = lenientTiming;
         n.terminateLayout = terminateLayout;
         n.maxPendingSetups = maxPendingSetups;
+        n.transmitStallTimeout = transmitStallTimeout;
         n.capture = capture;
         change.accept(n);
         n.check();
@@ -111,7 +117,8 @@ public final class ConnectOptions {
         if (mulpdu != 0 && (mulpdu < 64 || mulpdu > 65535)) {
             throw new IllegalArgumentException("MULPDU must be 0 (auto) or 64..65535: " + mulpdu);
         }
-        for (Duration d : new Duration[] {connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay}) {
+        for (Duration d : new Duration[] {connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay,
+                transmitStallTimeout}) {
             if (d.isNegative()) {
                 throw new IllegalArgumentException("negative duration " + d);
             }
@@ -247,6 +254,20 @@ public final class ConnectOptions {
         return with(n -> n.maxPendingSetups = v);
     }
 
+    /**
+     * How long the stream's outbound buffer may stay above its low water mark without a break while the QP has
+     * bytes to send: a peer that stops reading (zero window) or reads a few bytes per second holds the QP's
+     * memory and work requests no longer than this. When it expires the stream is lost as an LLP error
+     * (RFC 5044 section 8): it is reset (no Terminate can get through a closed window), the QP goes to ERROR,
+     * every outstanding work request completes with {@code WR_FLUSH_ERROR}, and the QP's counter
+     * {@code transmitStallTimeouts} counts it. {@link Duration#ZERO} turns the check off (a stalled peer is then
+     * held until the consumer disconnects). Default {@link #DEFAULT_TRANSMIT_STALL_TIMEOUT}; applies to both
+     * roles (set it on the listener's options for accepted streams).
+     */
+    public ConnectOptions transmitStallTimeout(Duration v) {
+        return with(n -> n.transmitStallTimeout = Objects.requireNonNull(v));
+    }
+
     public int mpaRevision() { return mpaRevision; }
     public boolean crc() { return crc; }
     public boolean markers() { return markers; }
@@ -266,6 +287,7 @@ public final class ConnectOptions {
     public boolean lenientTiming() { return lenientTiming; }
     public TerminateLayout terminateLayout() { return terminateLayout; }
     public int maxPendingSetups() { return maxPendingSetups; }
+    public Duration transmitStallTimeout() { return transmitStallTimeout; }
 
     @Override
     public String toString() {

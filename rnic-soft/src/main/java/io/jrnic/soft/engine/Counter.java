@@ -24,6 +24,7 @@ public enum Counter {
     RQ_EMPTY("rqEmpty"),
     BACKPRESSURE_STALLS("backpressureStalls"),
     BACKPRESSURE_NANOS("backpressureNanos"),
+    TRANSMIT_STALL_TIMEOUTS("transmitStallTimeouts"),
     IRD_HIGH_WATER("inboundReadQueueHighWater"),
     ORD_HIGH_WATER("outboundReadQueueHighWater");
 

@@ -537,6 +537,20 @@ public final class QpEngine {
         });
     }
 
+    /**
+     * The transmitter's outbound buffer stayed above its low water mark for the transmit stall timeout (the peer
+     * does not drain the stream): the stream is reset and lost as an LLP error (RFC 5044 section 8); the close
+     * takes the QP to ERROR and flushes every WR. No Terminate: it could not pass the closed window. On the loop.
+     */
+    void transmitStalled(long timeoutMillis) {
+        org.slf4j.LoggerFactory.getLogger("io.jrnic").warn(
+                "stream {} not drained by the peer for {} ms (transmit stall timeout): reset, QP to ERROR",
+                channel.remoteAddress(), timeoutMillis);
+        llpFailed = true;
+        channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
+        channel.close();
+    }
+
     /** Forgets the stream after RESET_TO_IDLE (queues are empty). */
     public void reset() {
         state = State.IDLE;

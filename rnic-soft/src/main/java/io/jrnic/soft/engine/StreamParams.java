@@ -16,14 +16,17 @@ import io.jrnic.rdmap.TerminateDecoder;
  * @param initiator    this side sent the MPA Request
  * @param firstFpduDelayMillis initiator: pause after the Reply before the first FPDU (siw responder race)
  * @param terminates   how received Terminates are read: STRICT (RFC 5040 section 4.8), SIW_QUIRK or EITHER
+ * @param transmitStallTimeoutMillis the stream is lost (LLP error) when its outbound buffer stays above the low
+ *                     water mark this long; 0 = never
  */
 public record StreamParams(boolean crc, boolean markersTx, boolean markersRx, int mulpdu, int ird, int ord,
-                           RtrType rtr, boolean initiator, long firstFpduDelayMillis, TerminateDecoder.Mode terminates) {
+                           RtrType rtr, boolean initiator, long firstFpduDelayMillis, TerminateDecoder.Mode terminates,
+                           long transmitStallTimeoutMillis) {
 
-    /** Received Terminates read in the RFC layout. */
+    /** Received Terminates read in the RFC layout; no transmit stall timeout. */
     public StreamParams(boolean crc, boolean markersTx, boolean markersRx, int mulpdu, int ird, int ord,
                         RtrType rtr, boolean initiator, long firstFpduDelayMillis) {
         this(crc, markersTx, markersRx, mulpdu, ird, ord, rtr, initiator, firstFpduDelayMillis,
-                TerminateDecoder.Mode.STRICT);
+                TerminateDecoder.Mode.STRICT, 0);
     }
 }

@@ -20,6 +20,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.VoidChannelPromise;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The sending half of a stream: work requests and inbound Read/Atomic Requests become DDP segments
@@ -55,7 +56,8 @@ final class Transmitter {
     private final Channel ch;
     private final FpduEncoder encoder;
     private final int mulpdu;
-    private final ByteBuf ulpdu;
+    /** Header (and copied payload) staging of one ULPDU; allocated at the first FPDU, so an idle QP holds none. */
+    private ByteBuf ulpdu;
     private final DdpSegmenter seg = new DdpSegmenter();
     private final TaggedHeader tagged = new TaggedHeader();
     private final UntaggedHeader untagged = new UntaggedHeader();
@@ -88,13 +90,17 @@ final class Transmitter {
     private long publishedBytes;
     /** System.nanoTime() when the channel stopped taking data with work pending, else 0. */
     private long stallStart;
+    /** {@link StreamParams#transmitStallTimeoutMillis()}; 0 = off. */
+    private final long stallTimeoutMillis;
+    /** The running stall's timer, cancelled when the stall ends (a pending timer keeps the QP reachable). */
+    private io.netty.util.concurrent.ScheduledFuture<?> stallTimer;
 
     Transmitter(QpEngine qp, Channel ch, StreamParams p) {
         this.qp = qp;
         this.ch = ch;
         this.encoder = new FpduEncoder(p.crc(), p.markersTx());
         this.mulpdu = p.mulpdu();
-        this.ulpdu = Unpooled.wrappedBuffer(new byte[Math.max(p.mulpdu(), 256)]);
+        this.stallTimeoutMillis = p.transmitStallTimeoutMillis();
         this.quiet = new VoidChannelPromise(ch, false);
         this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
         this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
@@ -117,6 +123,11 @@ final class Transmitter {
         }
         if (!ch.isWritable() && stallStart == 0 && qp.txOpen()) {
             stallStart = System.nanoTime();
+            if (stallTimeoutMillis > 0) {
+                long started = stallStart;
+                stallTimer = ch.eventLoop().schedule(() -> stallExpired(started), stallTimeoutMillis,
+                        TimeUnit.MILLISECONDS);
+            }
         }
         flushNow();
         qp.retireSends();
@@ -150,11 +161,24 @@ final class Transmitter {
         }
     }
 
+    /**
+     * The stall that began at {@code started} has lasted the transmit stall timeout if no writability change ended
+     * it: the peer does not drain the stream (zero window, or a reader of a few bytes per second), so the stream is
+     * lost as an LLP error (RFC 5044 section 8) instead of holding the QP's memory and work requests.
+     */
+    private void stallExpired(long started) {
+        if (stallStart == started && !ch.isWritable() && ch.isActive()) {
+            qp.counters.inc(Counter.TRANSMIT_STALL_TIMEOUTS);
+            qp.transmitStalled(stallTimeoutMillis);
+        }
+    }
+
     /** Called when the channel turned writable: ends a backpressure stall begun by {@link #pump()}. */
     void writable() {
         if (stallStart != 0) {
             long waited = System.nanoTime() - stallStart;
             stallStart = 0;
+            cancelStallTimer();
             qp.counters.inc(Counter.BACKPRESSURE_STALLS);
             qp.counters.add(Counter.BACKPRESSURE_NANOS, waited);
             io.jrnic.verbs.observe.JfrEvents.BackpressureStall e = new io.jrnic.verbs.observe.JfrEvents.BackpressureStall();
@@ -165,7 +189,23 @@ final class Transmitter {
         }
     }
 
+    private void cancelStallTimer() {
+        if (stallTimer != null) {
+            stallTimer.cancel(false);
+            stallTimer = null;
+        }
+    }
+
+    private ByteBuf ulpdu() {
+        ByteBuf u = ulpdu;
+        if (u == null) {
+            u = ulpdu = Unpooled.wrappedBuffer(new byte[Math.max(mulpdu, 256)]);
+        }
+        return u;
+    }
+
     void releaseBuffers() {
+        cancelStallTimer();
         if (batch != null) {
             batch.release();
             batch = null;
@@ -334,9 +374,9 @@ final class Transmitter {
             case RDMA_READ -> {
                 untaggedHeader(RdmapOpcode.RDMA_READ_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, e.msn, 0);
                 boolean hasSink = e.sgl.count() > 0;
-                int at = ulpdu.writerIndex();
-                ulpdu.writeZero(ReadRequestHeader.LENGTH);
-                readRequest.wrap(ulpdu, at)
+                int at = ulpdu().writerIndex();
+                ulpdu().writeZero(ReadRequestHeader.LENGTH);
+                readRequest.wrap(ulpdu(), at)
                         .sinkStag(hasSink ? e.sgl.region(0).stag() : 0)
                         .sinkTaggedOffset(hasSink ? e.sgl.region(0).baseTaggedOffset() + e.sgl.offset(0) : 0)
                         .readSize(e.sgl.total()).srcStag(e.remoteStag).srcTaggedOffset(e.remoteTo);
@@ -346,9 +386,9 @@ final class Transmitter {
             case ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
                 untaggedHeader(RdmapOpcode.ATOMIC_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, e.msn, 0);
                 boolean add = e.opcode == SqOpcode.ATOMIC_FETCH_ADD;
-                int at = ulpdu.writerIndex();
-                ulpdu.writeZero(AtomicRequestHeader.LENGTH);
-                atomicRequest.wrap(ulpdu, at)
+                int at = ulpdu().writerIndex();
+                ulpdu().writeZero(AtomicRequestHeader.LENGTH);
+                atomicRequest.wrap(ulpdu(), at)
                         .atomicOperation(add ? AtomicRequestHeader.OP_FETCH_ADD : AtomicRequestHeader.OP_COMPARE_SWAP)
                         .requestId((int) e.msn).remoteStag(e.remoteStag).remoteTaggedOffset(e.remoteTo)
                         .addOrSwap(add ? e.compareAdd : e.swap).addOrSwapMask(add ? 0L : -1L)
@@ -373,7 +413,7 @@ final class Transmitter {
     private void immediateData(SqEntry e) {
         untaggedHeader(e.solicited ? RdmapOpcode.IMMEDIATE_DATA_WITH_SE : RdmapOpcode.IMMEDIATE_DATA, true, 0,
                 RdmapOpcode.QN_SEND, e.msn, 0);
-        ulpdu.writeLong(e.immediateData);
+        ulpdu().writeLong(e.immediateData);
         encode();
     }
 
@@ -383,8 +423,8 @@ final class Transmitter {
         if (j.atomic) {
             untaggedHeader(RdmapOpcode.ATOMIC_RESPONSE, true, 0, RdmapOpcode.QN_ATOMIC_RESPONSE,
                     ++atomicResponseMsn, 0);
-            ulpdu.writeInt(j.requestId);
-            ulpdu.writeLong(j.originalValue);
+            ulpdu().writeInt(j.requestId);
+            ulpdu().writeLong(j.originalValue);
             encode();
             qp.inboundReads.poll();
             curRead = null;
@@ -417,7 +457,7 @@ final class Transmitter {
             }
             case READ -> {
                 untaggedHeader(RdmapOpcode.RDMA_READ_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST, ++requestMsn, 0);
-                ulpdu.writeZero(ReadRequestHeader.LENGTH);
+                ulpdu().writeZero(ReadRequestHeader.LENGTH);
                 encode();
                 qp.rtrReadPending = true;
             }
@@ -433,27 +473,27 @@ final class Transmitter {
     /** Encodes and writes a Terminate at once, ahead of nothing else (RFC 5040 section 4.8: QN 2, MSN 1). */
     void sendTerminate(Terminate t) {
         qp.counters.terminate(t.layer(), t.errorType(), t.errorCode(), false);
-        ulpdu.clear();
-        t.encode(ulpdu, Terminate.DEFAULT_MSN);
-        encoder.encode(ulpdu, out());
+        ulpdu().clear();
+        t.encode(ulpdu(), Terminate.DEFAULT_MSN);
+        encoder.encode(ulpdu(), out());
         flushNow();
     }
 
     /** Starts the ULPDU with a tagged DDP header (RFC 5041 section 4.2) carrying an RDMAP control word. */
     private void taggedHeader(RdmapOpcode op, boolean last, int stag, long to) {
-        ulpdu.clear().writeZero(TaggedHeader.HEADER_LENGTH);
-        tagged.wrap(ulpdu, 0).control(RdmapControl.controlWord(op, last)).stag(stag).taggedOffset(to);
+        ulpdu().clear().writeZero(TaggedHeader.HEADER_LENGTH);
+        tagged.wrap(ulpdu(), 0).control(RdmapControl.controlWord(op, last)).stag(stag).taggedOffset(to);
     }
 
     /** Starts the ULPDU with an untagged DDP header (RFC 5041 section 4.3); MSN and MO are sent mod 2^32. */
     private void untaggedHeader(RdmapOpcode op, boolean last, int rsvdUlp, int qn, long msn, long mo) {
-        ulpdu.clear().writeZero(UntaggedHeader.HEADER_LENGTH);
-        untagged.wrap(ulpdu, 0).control(RdmapControl.controlWord(op, last)).rsvdUlp(rsvdUlp).queueNumber(qn)
+        ulpdu().clear().writeZero(UntaggedHeader.HEADER_LENGTH);
+        untagged.wrap(ulpdu(), 0).control(RdmapControl.controlWord(op, last)).rsvdUlp(rsvdUlp).queueNumber(qn)
                 .msn(msn).messageOffset(mo);
     }
 
     private void encode() {
-        encoder.encode(ulpdu, out());
+        encoder.encode(ulpdu(), out());
     }
 
     /**
@@ -467,7 +507,7 @@ final class Transmitter {
                 curZeroCopy = true;
             }
         } else {
-            sgl.gather(from, len, ulpdu);
+            sgl.gather(from, len, ulpdu());
             encode();
         }
     }
@@ -478,10 +518,10 @@ final class Transmitter {
      */
     private boolean encodePayload(ByteBuf mem, int index, int len) {
         if (len < ZERO_COPY_MIN || encoder.markers() || !mem.isDirect() || mem.nioBufferCount() != 1) {
-            encoder.encode(ulpdu, mem, index, len, out());
+            encoder.encode(ulpdu(), mem, index, len, out());
             return false;
         }
-        encoder.beginFpdu(ulpdu, len, out(glue));
+        encoder.beginFpdu(ulpdu(), len, out(glue));
         encoder.crcPayload(view(mem, index, len));
         writeBatch();
         ch.write(mem.retainedSlice(index, len), quiet);

@@ -13,13 +13,16 @@ import io.jrnic.rdmap.TerminateDecoder;
  * @param connectTimeoutMillis TCP connect timer
  * @param acceptTimeoutMillis  responder: how long a received Request may wait for accept or reject
  * @param terminates           how received Terminates are read (RFC 5040 section 4.8, siw's layout, or either)
+ * @param transmitStallTimeoutMillis how long the outbound buffer may stay above its low water mark; 0 = never lost
  */
 public record MpaConfig(MpaOptions mpa, int mulpdu, long firstFpduDelayMillis, long connectTimeoutMillis,
-                        long acceptTimeoutMillis, TerminateDecoder.Mode terminates, int maxPendingSetups) {
+                        long acceptTimeoutMillis, TerminateDecoder.Mode terminates, int maxPendingSetups,
+                        long transmitStallTimeoutMillis) {
     public static final MpaConfig DEFAULTS = new MpaConfig(MpaOptions.defaults(), 0, 0, 5_000, 5_000,
-            TerminateDecoder.Mode.STRICT, 1024);
+            TerminateDecoder.Mode.STRICT, 1024, 60_000);
 
     public MpaConfig withMpa(MpaOptions o) {
-        return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis, terminates, maxPendingSetups);
+        return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis, terminates, maxPendingSetups,
+                transmitStallTimeoutMillis);
     }
 }

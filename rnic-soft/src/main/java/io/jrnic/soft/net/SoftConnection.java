@@ -32,6 +32,7 @@ public final class SoftConnection {
     private volatile MpaParameters mpa;
     private volatile StreamParams params;
     private volatile boolean wasEstablished;
+    private final java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
 
     SoftConnection(QpEngine qp, ConnectionEvents events) {
         this.qp = qp;
@@ -40,6 +41,7 @@ public final class SoftConnection {
 
     void channel(Channel ch) {
         this.channel = ch;
+        ch.closeFuture().addListener(f -> ended.complete(null));
         ch.closeFuture().addListener(f -> {
             if (params == null) {
                 return;
@@ -105,7 +107,8 @@ public final class SoftConnection {
     void established(Channel ch, MpaParameters p, boolean initiator, MpaConfig config, ByteBuf leftover) {
         int mulpdu = config.mulpdu() > 0 ? config.mulpdu() : Mulpdu.fromMss(mss(ch, p.markersTx()), p.markersTx());
         StreamParams sp = new StreamParams(p.crc(), p.markersTx(), p.markersRx(), mulpdu, p.localIrd(), p.localOrd(),
-                p.rtrType(), initiator, initiator ? config.firstFpduDelayMillis() : 0, config.terminates());
+                p.rtrType(), initiator, initiator ? config.firstFpduDelayMillis() : 0, config.terminates(),
+                config.transmitStallTimeoutMillis());
         this.mpa = p;
         this.params = sp;
         Runnable report = () -> {
@@ -152,9 +155,26 @@ public final class SoftConnection {
         return Math.max(128, Math.min(mss, markers ? 16384 : 65535 + 6));
     }
 
+    /**
+     * Runs {@code r} once this connection has ended: its stream closed, or its set-up failed before there was a
+     * stream (now if that already happened). The connection manager forgets the connection then.
+     */
+    public void whenEnded(Runnable r) {
+        ended.thenRun(r);
+    }
+
     void failed(CmFailure f, String detail) {
         if (outcome.compareAndSet(false, true)) {
             events.failed(f, detail);
+        }
+        endIfStreamless();
+    }
+
+    /** A set-up that failed without a stream (or whose stream is already closed) has ended. */
+    private void endIfStreamless() {
+        Channel ch = channel;
+        if (ch == null || !ch.isOpen()) {
+            ended.complete(null);
         }
     }
 
@@ -162,6 +182,11 @@ public final class SoftConnection {
     void failed(CmFailure f, MpaFailure mpa, boolean channelReturned, String detail) {
         if (outcome.compareAndSet(false, true)) {
             events.failed(f, mpa, channelReturned, detail);
+        }
+        if (channelReturned) {
+            ended.complete(null); // the stream is the application's again
+        } else {
+            endIfStreamless();
         }
     }
 

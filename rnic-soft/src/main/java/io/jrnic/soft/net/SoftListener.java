@@ -32,6 +32,9 @@ public final class SoftListener implements AutoCloseable {
     private final AtomicInteger pending = new AtomicInteger();
     private final LongAdder evicted = new LongAdder();
     private volatile Consumer<String> onSetupFailure = reason -> { };
+    /** Marks a stream reset for the limit: its closing is not counted a second time as a failed set-up. */
+    private static final io.netty.util.AttributeKey<Boolean> EVICTED =
+            io.netty.util.AttributeKey.valueOf(SoftListener.class, "evicted");
 
     SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest) {
         this.config = config;
@@ -90,6 +93,7 @@ public final class SoftListener implements AutoCloseable {
             if (oldest != null) {
                 evicted.increment();
                 onSetupFailure.accept("LISTENER_FULL");
+                oldest.attr(EVICTED).set(Boolean.TRUE);
                 oldest.config().setOption(ChannelOption.SO_LINGER, 0);
                 oldest.close();
             }
@@ -125,7 +129,7 @@ public final class SoftListener implements AutoCloseable {
                 if (req[0] != null) {
                     req[0].streamFailed(failure, detail);
                 }
-                if (req[0] == null || !req[0].answered()) {
+                if ((req[0] == null || !req[0].answered()) && ch.attr(EVICTED).get() == null) {
                     onSetupFailure.accept(failure.name());
                 }
             }
