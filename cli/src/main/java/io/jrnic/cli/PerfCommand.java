@@ -115,6 +115,14 @@ public final class PerfCommand implements Callable<Integer> {
             description = "--scale: how long the set-up rate is measured (default 5)")
     int setupSeconds;
 
+    @Option(names = "--qps", paramLabel = "N",
+            description = "instead of the table: aggregate RDMA WRITE bandwidth of N QPs (one device per side) against N"
+                    + " TCP streams, alternating --reps times, --run-seconds each (size: the first --size, default 65536)")
+    Integer qps;
+
+    @Option(names = "--run-seconds", paramLabel = "S", defaultValue = "2", description = "--qps: seconds per run (default 2)")
+    int runSeconds;
+
     @Option(names = "--scale-server", paramLabel = "PORT", hidden = true)
     Integer scaleServer;
 
@@ -153,6 +161,17 @@ public final class PerfCommand implements Callable<Integer> {
                 }
             }
             return 0;
+        }
+        if (qps != null) {
+            if (qps < 1 || runSeconds < 1 || reps < 1) {
+                err.println("jrnic perf: --qps, --run-seconds and --reps must be positive");
+                return EXIT_ERROR;
+            }
+            int size = sizes == null || sizes.isEmpty() ? 65536 : sizes.get(0);
+            io.jrnic.cli.perf.MultiQpPerf.Report r = io.jrnic.cli.perf.MultiQpPerf.run(provider, cfg.connectOptions(), qps,
+                    size, runSeconds, reps, err);
+            io.jrnic.cli.perf.MultiQpPerf.print(out, r);
+            return r.failure() == null ? 0 : EXIT_FAILED;
         }
         if (scale != null) {
             if (scale < 1 || setupSeconds < 1) {

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@code jrnic perf --scale}, small: the server JVM starts, every set-up and every idle connection succeeds. */
+/** {@code jrnic perf --scale} and {@code --qps}, small: every set-up, idle connection and Write succeeds. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PerfScaleTest {
     @Test
@@ -18,6 +18,14 @@ class PerfScaleTest {
         assertTrue(r.out().contains("idle QPs              300 connected at once"), r.out());
         assertTrue(r.out().contains("(0 failed)"), r.out());
         assertTrue(r.out().matches("(?s).*heap per QP +[0-9.,]+ KiB.*"), r.out());
+    }
+
+    @Test
+    void anAggregateRunOfTwoQpsVerifiesWhatItWroteAndPrintsBothSides() {
+        CliRun r = CliRun.of("perf", "--qps", "2", "--reps", "1", "--run-seconds", "1", "--size", "4096");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        assertTrue(r.out().matches("(?s).*RDMA WRITE +[0-9,]+ MB/s.*TCP +[0-9,]+ MB/s.*ratio +[0-9.]+.*"), r.out());
+        assertEquals(2, CliRun.of("perf", "--qps", "0").exit());
     }
 
     @Test

@@ -1,0 +1,272 @@
+package io.jrnic.cli.perf;
+
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.Access;
+import io.jrnic.verbs.CompletionQueue;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.MemoryRegion;
+import io.jrnic.verbs.ProtectionDomain;
+import io.jrnic.verbs.QpInit;
+import io.jrnic.verbs.QueuePair;
+import io.jrnic.verbs.Rdma;
+import io.jrnic.verbs.RdmaDevice;
+import io.jrnic.verbs.SendWr;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@code jrnic perf --qps N}: aggregate RDMA WRITE bandwidth of N QPs over one client device and one server device
+ * in this process (each device's event loops carry all its QPs), against N TCP streams, each fed by a thread of its
+ * own and drained by a thread of its own (batched 64 KiB writes, as {@link TcpPerf#bandwidth}). Each repetition
+ * runs RDMA for the given seconds, then TCP for as long, alternating; the figures are medians over the
+ * repetitions. Every RDMA run ends with a check that each QP's target region holds the bytes of its source.
+ */
+public final class MultiQpPerf {
+    /** Outstanding Writes per QP. */
+    static final int WINDOW = 16;
+
+    /** One row: per-repetition aggregate MB/s of both sides. */
+    public record Report(int qps, int size, int seconds, double[] rdmaMbps, double[] tcpMbps, String failure) {
+        public double rdmaMedian() {
+            return median(rdmaMbps);
+        }
+
+        public double tcpMedian() {
+            return median(tcpMbps);
+        }
+    }
+
+    private MultiQpPerf() {
+    }
+
+    public static Report run(String provider, ConnectOptions options, int qps, int size, int seconds, int reps,
+                             PrintWriter progress) throws Exception {
+        double[] rdma = new double[reps];
+        double[] tcp = new double[reps];
+        try (RdmaDevice server = Rdma.open(provider); RdmaDevice client = Rdma.open(provider)) {
+            Pairs pairs = Pairs.connect(server, client, options, qps, size);
+            for (int k = 0; k < reps; k++) {
+                say(progress, "running " + qps + " QPs RDMA WRITE " + size + " B (" + (k + 1) + "/" + reps + ")");
+                rdma[k] = pairs.writeFor(TimeUnit.SECONDS.toNanos(seconds));
+                String bad = pairs.verify();
+                if (bad != null) {
+                    return new Report(qps, size, seconds, rdma, tcp, bad);
+                }
+                say(progress, "running " + qps + " TCP streams " + size + " B (" + (k + 1) + "/" + reps + ")");
+                tcp[k] = tcpFor(qps, size, TimeUnit.SECONDS.toNanos(seconds));
+            }
+        }
+        return new Report(qps, size, seconds, rdma, tcp, null);
+    }
+
+    /** N connected QP pairs, each writing its own source region into its own target region. */
+    private static final class Pairs {
+        final List<QueuePair> senders = new ArrayList<>();
+        final List<Cq> cqs = new ArrayList<>();
+        final List<MemoryRegion> src = new ArrayList<>();
+        final List<MemoryRegion> dst = new ArrayList<>();
+        final List<byte[]> dstBytes = new ArrayList<>();
+        final List<byte[]> srcBytes = new ArrayList<>();
+        final int size;
+
+        Pairs(int size) {
+            this.size = size;
+        }
+
+        static Pairs connect(RdmaDevice server, RdmaDevice client, ConnectOptions options, int n, int size)
+                throws Exception {
+            Pairs p = new Pairs(size);
+            ProtectionDomain spd = server.allocatePd();
+            ProtectionDomain cpd = client.allocatePd();
+            CompletionQueue scq = server.createCq(4 * n + 16, "qps-server");
+            BlockingQueue<Boolean> accepted = new LinkedBlockingQueue<>();
+            Listener l = server.connectionManager().listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    options);
+            l.onConnectRequest(r -> r.accept(spd.createQp(QpInit.rc(scq).maxSendWr(4).maxRecvWr(4)),
+                    AcceptOptions.defaults()).whenComplete((c, e) -> accepted.add(e == null)));
+            for (int i = 0; i < n; i++) {
+                byte[] s = new byte[size];
+                Arrays.fill(s, (byte) (i * 37 + 1));
+                s[0] = (byte) i;
+                byte[] d = new byte[size];
+                p.srcBytes.add(s);
+                p.dstBytes.add(d);
+                p.src.add(cpd.register(s, Access.LOCAL_WRITE));
+                p.dst.add(spd.register(d, Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+                CompletionQueue cq = Cq.create(client, 2 * WINDOW, "qps-" + i);
+                QueuePair qp = cpd.createQp(QpInit.rc(cq).maxSendWr(WINDOW).maxRecvWr(4));
+                client.connectionManager().connect(l.localAddress(), qp, options).get(30, TimeUnit.SECONDS);
+                p.senders.add(qp);
+                p.cqs.add(new Cq(cq));
+            }
+            // a responder is established at the initiator's first FPDU: the first Writes do that
+            return p;
+        }
+
+        /** Every QP keeps WINDOW Writes outstanding for {@code nanos}, from one thread; aggregate MB/s. */
+        double writeFor(long nanos) throws Exception {
+            int n = senders.size();
+            long[] posted = new long[n];
+            long[] done = new long[n];
+            long t0 = System.nanoTime();
+            long end = t0 + nanos;
+            Deadline d = Deadline.in(nanos + TimeUnit.SECONDS.toNanos(30));
+            boolean draining = false;
+            while (true) {
+                boolean any = false;
+                boolean open = false;
+                for (int i = 0; i < n; i++) {
+                    int got = cqs.get(i).poll();
+                    done[i] += got;
+                    any |= got > 0;
+                    if (!draining) {
+                        while (posted[i] - done[i] < WINDOW) {
+                            senders.get(i).postSend(SendWr.rdmaWrite().id(posted[i]).local(src.get(i), 0, size)
+                                    .remote(dst.get(i).stag(), 0).signaled());
+                            posted[i]++;
+                        }
+                    }
+                    open |= done[i] < posted[i];
+                }
+                if (!draining && System.nanoTime() >= end) {
+                    draining = true;
+                }
+                if (draining && !open) {
+                    break;
+                }
+                if (!any) {
+                    if (d.expired()) {
+                        throw new TimeoutException("Writes still outstanding 30 s after the run");
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+            long t1 = System.nanoTime();
+            long total = Arrays.stream(done).sum();
+            return (double) total * size * 1e3 / (t1 - t0);
+        }
+
+        /** Null when every target region holds its source's bytes, else what differs. */
+        String verify() {
+            for (int i = 0; i < srcBytes.size(); i++) {
+                if (!Arrays.equals(srcBytes.get(i), dstBytes.get(i))) {
+                    return "QP " + i + ": the target region does not hold the bytes written";
+                }
+            }
+            return null;
+        }
+    }
+
+    /** N TCP streams over loopback, a sender and a receiver thread each, for {@code nanos}; aggregate MB/s. */
+    static double tcpFor(int n, int size, long nanos) throws Exception {
+        try (ServerSocketChannel ss = ServerSocketChannel.open()) {
+            ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), n);
+            List<SocketChannel> out = new ArrayList<>();
+            List<SocketChannel> in = new ArrayList<>();
+            try {
+                for (int i = 0; i < n; i++) {
+                    SocketChannel c = SocketChannel.open(ss.getLocalAddress());
+                    c.socket().setTcpNoDelay(true);
+                    out.add(c);
+                    in.add(ss.accept());
+                }
+                long[] received = new long[n];
+                List<Thread> threads = new ArrayList<>();
+                long t0 = System.nanoTime();
+                long end = t0 + nanos;
+                for (int i = 0; i < n; i++) {
+                    int k = i;
+                    threads.add(new Thread(() -> send(out.get(k), size, end)));
+                    threads.add(new Thread(() -> received[k] = drain(in.get(k))));
+                }
+                threads.forEach(Thread::start);
+                for (Thread t : threads) {
+                    t.join(nanos / 1_000_000 + 30_000);
+                }
+                long t1 = System.nanoTime();
+                return (double) Arrays.stream(received).sum() * 1e3 / (t1 - t0);
+            } finally {
+                for (SocketChannel c : out) {
+                    c.close();
+                }
+                for (SocketChannel c : in) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    private static void send(SocketChannel ch, int size, long end) {
+        int perWrite = Math.max(1, TcpPerf.BATCH_BYTES / size);
+        ByteBuffer buf = TcpPerf.patterned(size * perWrite);
+        try {
+            while (System.nanoTime() < end) {
+                buf.clear();
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }
+            ch.shutdownOutput();
+        } catch (IOException e) {
+            // the receiver's count shows what arrived
+        }
+    }
+
+    private static long drain(SocketChannel ch) {
+        ByteBuffer buf = ByteBuffer.allocateDirect(256 * 1024);
+        long total = 0;
+        try {
+            for (int r; (r = ch.read(buf.clear())) >= 0; ) {
+                total += r;
+            }
+        } catch (IOException e) {
+            // counted so far
+        }
+        return total;
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[(s.length - 1) / 2];
+    }
+
+    /** The text the command prints. */
+    public static void print(PrintWriter out, Report r) {
+        out.printf("jrnic perf --qps %d: aggregate RDMA WRITE of %d QPs (one client and one server device in this"
+                + " process, window %d each) vs %d TCP streams (a sender and a receiver thread each, 64 KiB writes),"
+                + " %d B messages, %d s per run, %d alternating repetitions; medians, min-max%n",
+                r.qps(), r.qps(), WINDOW, r.qps(), r.size(), r.seconds(), r.rdmaMbps().length);
+        out.printf("RDMA WRITE  %,10.0f MB/s  (%s)%n", r.rdmaMedian(), range(r.rdmaMbps()));
+        out.printf("TCP         %,10.0f MB/s  (%s)%n", r.tcpMedian(), range(r.tcpMbps()));
+        out.printf("ratio       %10.2f%n", r.rdmaMedian() / r.tcpMedian());
+        if (r.failure() != null) {
+            out.println("FAILED: " + r.failure());
+        }
+        out.flush();
+    }
+
+    private static String range(double[] v) {
+        return String.format("%,.0f-%,.0f", Arrays.stream(v).min().orElse(0), Arrays.stream(v).max().orElse(0));
+    }
+
+    private static void say(PrintWriter p, String s) {
+        if (p != null) {
+            p.println(s);
+            p.flush();
+        }
+    }
+}
