@@ -69,10 +69,46 @@ final class RdmapCases {
                 afterPing(p -> p.session().sendUlpdu(Ulpdus.tagged(DdpControl.compose(true, true, (1 << 6) | 3),
                         p.targetStag, p.targetTo, new byte[8])))));
         l.addAll(reads());
+        l.addAll(atomics());
         l.addAll(readResponses());
         l.addAll(invalidates());
         l.addAll(terminates());
         return l;
+    }
+
+    /**
+     * RFC 7306 Atomic Requests against the buffer rping advertises, which is registered for remote reads and writes
+     * only: a stack with atomics refuses on rights (or alignment, or the operation), one without refuses the opcode.
+     */
+    private static List<ConformCase> atomics() {
+        List<ConformCase> l = new ArrayList<>();
+        String at = "RFC 7306 section 8.1.1 (Atomic Request)";
+        l.add(c("rdmap.atomic.no-rights", at + ", RFC 5040 section 7.1", "a Fetch-and-Add on the rping buffer (no remote "
+                + "atomic right) is terminated with RDMAP/1/0x02, or RDMAP/2/0x06 by a stack without atomics",
+                Strictness.MUST, Expect.terminate(0, 1, 0x02).orTerminate(0, 2, 0x06),
+                afterPing(p -> p.session().sendUlpdu(Ulpdus.atomicRequest(p.readMsn, 0x0, 1, p.targetStag,
+                        aligned(p.targetTo), 1)))));
+        l.add(c("rdmap.atomic.misaligned", at, "a Fetch-and-Add at an odd TO is terminated (RDMAP/1: bounds or rights; "
+                + "RDMAP/2/0x06 without atomics)", Strictness.MUST,
+                Expect.terminate(0, 1, 0x01).orTerminate(0, 1, 0x02).orTerminate(0, 2, 0x06),
+                afterPing(p -> p.session().sendUlpdu(Ulpdus.atomicRequest(p.readMsn, 0x0, 1, p.targetStag,
+                        aligned(p.targetTo) + 1, 1)))));
+        l.add(c("rdmap.atomic.reserved-operation", at, "an Atomic Request with the reserved operation code 1 is "
+                + "terminated (RDMAP/2, or RDMAP/1 when rights are checked first)", Strictness.MUST,
+                Expect.terminate(0, 2, -1).orTerminate(0, 1, -1),
+                afterPing(p -> p.session().sendUlpdu(Ulpdus.atomicRequest(p.readMsn, 0x1, 1, p.targetStag,
+                        aligned(p.targetTo), 1)))));
+        l.add(c("rdmap.atomic.stag-invalid", PROT, "a Compare-and-Swap on an STag the target never advertised is "
+                + "terminated with RDMAP/1/0x00, or RDMAP/2/0x06 by a stack without atomics", Strictness.MUST,
+                Expect.terminate(0, 1, 0x00).orTerminate(0, 2, 0x06),
+                afterPing(p -> p.session().sendUlpdu(Ulpdus.atomicRequest(p.readMsn, 0x2, 1,
+                        DdpCases.foreign(p.targetStag), aligned(p.targetTo), 1)))));
+        return l;
+    }
+
+    /** The first 8-aligned TO at or after {@code to} (inside rping's buffer, which is far longer than 8). */
+    private static long aligned(long to) {
+        return (to + 7) & ~7L;
     }
 
     private static List<ConformCase> reads() {

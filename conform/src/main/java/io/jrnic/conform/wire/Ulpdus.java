@@ -85,6 +85,21 @@ public final class Ulpdus {
                 readRequestHeader(sinkStag, sinkTo, size, srcStag, srcTo), new byte[0]);
     }
 
+    /** A whole RFC 7306 Atomic Request (QN 1, section 8.1.1): operation word, request id, STag, TO, four operands. */
+    public static ByteBuf atomicRequest(long msn, int operation, int requestId, int stag, long to, long addOrSwap) {
+        ByteBuf h = Unpooled.buffer(io.jrnic.rdmap.AtomicRequestHeader.LENGTH);
+        h.writeInt(operation);
+        h.writeInt(requestId);
+        h.writeInt(stag);
+        h.writeLong(to);
+        h.writeLong(addOrSwap);
+        h.writeLong(-1L); // add-or-swap mask
+        h.writeLong(0);  // compare
+        h.writeLong(-1L); // compare mask
+        return untagged(control(RdmapOpcode.ATOMIC_REQUEST, true), 0, RdmapOpcode.QN_READ_REQUEST, msn, 0, h.array(),
+                new byte[0]);
+    }
+
     /** rping's 16-byte buffer descriptor {addr u64, rkey u32, size u32}, big-endian. */
     public static byte[] descriptor(long addr, int rkey, int size) {
         ByteBuf b = Unpooled.buffer(16);
