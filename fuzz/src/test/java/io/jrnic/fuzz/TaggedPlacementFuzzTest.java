@@ -113,14 +113,18 @@ class TaggedPlacementFuzzTest {
         if (!r.associatedWith(stream)) {
             return DdpError.STAG_NOT_ASSOCIATED;
         }
+        // TaggedPlacement.checkBounds' order: the start outside the region first, then the wrap, then the end
         BigInteger start = new BigInteger(Long.toUnsignedString(to));
         BigInteger end = start.add(BigInteger.valueOf(length));
+        BigInteger base = new BigInteger(Long.toUnsignedString(r.baseTaggedOffset()));
+        BigInteger limit = base.add(new BigInteger(Long.toUnsignedString(r.length())));
+        if (start.compareTo(base) < 0 || start.compareTo(limit) > 0) {
+            return DdpError.BASE_OR_BOUNDS;
+        }
         if (end.compareTo(TWO_64) > 0) {
             return DdpError.TO_WRAP;
         }
-        BigInteger base = new BigInteger(Long.toUnsignedString(r.baseTaggedOffset()));
-        BigInteger limit = base.add(new BigInteger(Long.toUnsignedString(r.length())));
-        if (start.compareTo(base) < 0 || end.compareTo(limit) > 0) {
+        if (end.compareTo(limit) > 0) {
             return DdpError.BASE_OR_BOUNDS;
         }
         return null;
