@@ -123,6 +123,15 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--run-seconds", paramLabel = "S", defaultValue = "2", description = "--qps: seconds per run (default 2)")
     int runSeconds;
 
+    @Option(names = "--sweep", description = "like perftest -a: every size from 2 B to 8 MiB (or the --size list),"
+            + " bandwidth and latency, RDMA and TCP; writes perf-sweep.csv, perf-sweep.png and perf-sweep.svg into --out"
+            + " (one repetition per row unless --reps is given; iterations shrink with the size unless --iterations is given)")
+    boolean sweep;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "perf-sweep", description = "--sweep: output directory"
+            + " (default perf-sweep)")
+    java.nio.file.Path outDir;
+
     @Option(names = "--scale-server", paramLabel = "PORT", hidden = true)
     Integer scaleServer;
 
@@ -161,6 +170,16 @@ public final class PerfCommand implements Callable<Integer> {
                 }
             }
             return 0;
+        }
+        if (sweep) {
+            PerfConfig sc = spec.commandLine().getParseResult().hasMatchedOption("--reps") ? cfg : cfg.withReps(1);
+            List<Integer> sweepSizes = sizes == null || sizes.isEmpty() ? io.jrnic.cli.perf.Sweep.SIZES : sizes;
+            List<Result> rs = io.jrnic.cli.perf.Sweep.run(sc, provider, sweepSizes, iterations > 0, outDir, err);
+            Table.text(out, rs, banner(sc, "127.0.0.1 (server and client in this process), --sweep"));
+            out.println("wrote " + outDir.resolve("perf-sweep.csv") + ", " + outDir.resolve("perf-sweep.png") + ", "
+                    + outDir.resolve("perf-sweep.svg"));
+            out.flush();
+            return rs.stream().allMatch(Result::ok) ? 0 : EXIT_FAILED;
         }
         if (qps != null) {
             if (qps < 1 || runSeconds < 1 || reps < 1) {

@@ -29,6 +29,20 @@ class PerfScaleTest {
     }
 
     @Test
+    void aSmallSweepWritesItsCsvAndBothPictures(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        CliRun r = CliRun.of("perf", "--sweep", "--size", "64,4096", "--test", "write", "--iterations", "200",
+                "--out", dir.toString());
+        assertEquals(0, r.exit(), r.err() + r.out());
+        java.util.List<String> csv = java.nio.file.Files.readAllLines(dir.resolve("perf-sweep.csv"));
+        assertEquals(5, csv.size(), String.join("\n", csv)); // header, bw and lat rows of both sizes
+        byte[] png = java.nio.file.Files.readAllBytes(dir.resolve("perf-sweep.png"));
+        assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "not a PNG");
+        String svg = java.nio.file.Files.readString(dir.resolve("perf-sweep.svg"));
+        assertTrue(svg.contains("<svg") && svg.contains("RDMA WRITE"), "not the sweep's SVG");
+    }
+
+    @Test
     void scaleNeedsAPositiveCount() {
         assertEquals(2, CliRun.of("perf", "--scale", "0").exit());
     }
