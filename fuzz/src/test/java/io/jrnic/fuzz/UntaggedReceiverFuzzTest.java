@@ -81,7 +81,7 @@ class UntaggedReceiverFuzzTest {
                     int near = in.u8();
                     long mo = (near & 1) != 0 ? in.u32() : receivedOf(model.get(q), expectedMsn[q], msn);
                     int length = (near & 2) != 0 ? in.u16() : (int) (in.u32() & 0x7FFF_FFFF);
-                    DdpError expected = rule(model, expectedMsn, control, qn, msn, mo, length);
+                    DdpError expected = rule(model, ring, expectedMsn, control, qn, msn, mo, length);
                     DdpError got = r.accept(control, qn, msn, mo, length, p);
                     assertEquals(expected, got, "accept error");
                     if (got == null) {
@@ -131,8 +131,8 @@ class UntaggedReceiverFuzzTest {
     }
 
     /** The javadoc's checks, in order. */
-    private static DdpError rule(List<ArrayDeque<Buf>> model, long[] expectedMsn, int control, long qn, long msn,
-            long mo, int length) {
+    private static DdpError rule(List<ArrayDeque<Buf>> model, int ring, long[] expectedMsn, int control, long qn,
+            long msn, long mo, int length) {
         if (DdpControl.ddpVersion(control) != 1) {
             return DdpError.UNTAGGED_INVALID_VERSION;
         }
@@ -141,7 +141,8 @@ class UntaggedReceiverFuzzTest {
         }
         int q = (int) qn;
         long d = (msn - expectedMsn[q]) & U32;
-        if (d >= 0x8000_0000L) {
+        if (d >= ring) {
+            // the range first (behind the expected MSN, or beyond what the ring could ever hold posted)
             return DdpError.MSN_OUT_OF_RANGE;
         }
         if (d >= model.get(q).size()) {
