@@ -241,7 +241,7 @@ final class SoftCm implements CmSpi {
                 .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();
         return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
                 o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()),
-                o.maxPendingSetups(), o.transmitStallTimeout().toMillis());
+                o.maxPendingSetups(), o.transmitStallTimeout().toMillis(), o.rdmapExtensions());
     }
 
     @Override

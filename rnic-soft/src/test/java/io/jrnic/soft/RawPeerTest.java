@@ -54,9 +54,15 @@ class RawPeerTest {
      */
     private static Terminate exchange(Function<SoftPair.Side, ByteBuf> ulpduOf, boolean corruptCrc,
             TerminateInfo expected, Consumer<SoftPair.Side> after) throws Exception {
+        return exchange(ConnectOptions.defaults(), ulpduOf, corruptCrc, expected, after);
+    }
+
+    /** As above, with the listener's options. */
+    private static Terminate exchange(ConnectOptions listen, Function<SoftPair.Side, ByteBuf> ulpduOf, boolean corruptCrc,
+            TerminateInfo expected, Consumer<SoftPair.Side> after) throws Exception {
         try (SoftPair.Side b = new SoftPair.Side("B")) {
             ByteBuf ulpdu = ulpduOf.apply(b);
-            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), listen);
             l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
             Terminate t;
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
@@ -132,6 +138,16 @@ class RawPeerTest {
         assertTrue(t.d() && t.m());
         assertEquals(14, t.ddpSegmentLength());
         assertEquals(0xC, t.ddpHeader()[1] & 0x0F);
+    }
+
+    @Test
+    void immediateDataIsRefusedAsAnUnexpectedOpcodeWhenTheUlpDoesNotUseRfc7306() throws Exception {
+        // untagged, QN 0, MSN 1, MO 0, then the 8 bytes of Immediate Data (RFC 7306 section 8.2)
+        int control = DdpControl.compose(false, true, (RdmapControl.RDMAP_VERSION << 6) | 0x8);
+        Terminate t = exchange(ConnectOptions.defaults().rdmapExtensions(false),
+                side -> ulpdu(control, u -> u.writeInt(0).writeInt(0).writeInt(1).writeInt(0).writeLong(42)), false,
+                new TerminateInfo(0, 2, 0x06, false), side -> { });
+        assertTrue(t.d() && t.m());
     }
 
     @Test

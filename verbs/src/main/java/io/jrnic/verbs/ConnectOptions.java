@@ -57,6 +57,7 @@ public final class ConnectOptions {
     private TerminateLayout terminateLayout = TerminateLayout.RFC;
     private int maxPendingSetups = DEFAULT_MAX_PENDING_SETUPS;
     private Duration transmitStallTimeout = DEFAULT_TRANSMIT_STALL_TIMEOUT;
+    private boolean rdmapExtensions = true;
     /** Capture file of the connection, or null. */
     private java.nio.file.Path capture;
 
@@ -84,6 +85,7 @@ public final class ConnectOptions {
         n.terminateLayout = terminateLayout;
         n.maxPendingSetups = maxPendingSetups;
         n.transmitStallTimeout = transmitStallTimeout;
+        n.rdmapExtensions = rdmapExtensions;
         n.capture = capture;
         change.accept(n);
         n.check();
@@ -268,6 +270,16 @@ public final class ConnectOptions {
         return with(n -> n.transmitStallTimeout = Objects.requireNonNull(v));
     }
 
+    /**
+     * Whether the ULP on this connection uses the RFC 7306 extensions (Immediate Data, Atomic Requests and Responses).
+     * RFC 7306 has no MPA-level negotiation: the ULPs agree. Default true (jrnic takes them and answers them on their
+     * merits). False: received messages with those opcodes are refused as RFC 5040 alone requires, with a Terminate
+     * RDMAP/2/0x06 (unexpected opcode), as Linux siw does; what this side posts is not checked against it.
+     */
+    public ConnectOptions rdmapExtensions(boolean v) {
+        return with(n -> n.rdmapExtensions = v);
+    }
+
     public int mpaRevision() { return mpaRevision; }
     public boolean crc() { return crc; }
     public boolean markers() { return markers; }
@@ -288,6 +300,7 @@ public final class ConnectOptions {
     public TerminateLayout terminateLayout() { return terminateLayout; }
     public int maxPendingSetups() { return maxPendingSetups; }
     public Duration transmitStallTimeout() { return transmitStallTimeout; }
+    public boolean rdmapExtensions() { return rdmapExtensions; }
 
     @Override
     public String toString() {

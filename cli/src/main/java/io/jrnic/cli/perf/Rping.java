@@ -80,7 +80,8 @@ public final class Rping {
     }
 
     static ConnectOptions options(ConnectOptions base) {
-        return base.ird(1).ord(1);
+        // rping's exchange uses Send, Write and Read only: its ULP does not agree on RFC 7306's extensions
+        return base.ird(1).ord(1).rdmapExtensions(false);
     }
 
     /** One endpoint's resources. */

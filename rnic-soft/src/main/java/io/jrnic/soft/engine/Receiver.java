@@ -41,7 +41,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 final class Receiver extends ChannelInboundHandlerAdapter implements FpduListener {
     private final QpEngine qp;
     private final FpduDecoder decoder;
-    private final RdmapValidator validator = new RdmapValidator(true);
+    private final RdmapValidator validator;
     private final RemoteAccess access;
     private final UntaggedPlacement placement = new UntaggedPlacement();
     private final AtomicRequestHeader atomicHeader = new AtomicRequestHeader();
@@ -52,6 +52,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     Receiver(QpEngine qp, StreamParams p) {
         this.qp = qp;
         this.decoder = new FpduDecoder(p.crc(), p.markersRx(), this);
+        this.validator = new RdmapValidator(p.rdmapExtensions());
         this.access = new RemoteAccess(qp.table, qp.pdId);
     }
 

@@ -18,15 +18,16 @@ import io.jrnic.rdmap.TerminateDecoder;
  * @param terminates   how received Terminates are read: STRICT (RFC 5040 section 4.8), SIW_QUIRK or EITHER
  * @param transmitStallTimeoutMillis the stream is lost (LLP error) when its outbound buffer stays above the low
  *                     water mark this long; 0 = never
+ * @param rdmapExtensions RFC 7306 opcodes taken on receive; false: refused with RDMAP/2/0x06 (RFC 5040 alone)
  */
 public record StreamParams(boolean crc, boolean markersTx, boolean markersRx, int mulpdu, int ird, int ord,
                            RtrType rtr, boolean initiator, long firstFpduDelayMillis, TerminateDecoder.Mode terminates,
-                           long transmitStallTimeoutMillis) {
+                           long transmitStallTimeoutMillis, boolean rdmapExtensions) {
 
     /** Received Terminates read in the RFC layout; no transmit stall timeout. */
     public StreamParams(boolean crc, boolean markersTx, boolean markersRx, int mulpdu, int ird, int ord,
                         RtrType rtr, boolean initiator, long firstFpduDelayMillis) {
         this(crc, markersTx, markersRx, mulpdu, ird, ord, rtr, initiator, firstFpduDelayMillis,
-                TerminateDecoder.Mode.STRICT, 0);
+                TerminateDecoder.Mode.STRICT, 0, true);
     }
 }

@@ -14,15 +14,16 @@ import io.jrnic.rdmap.TerminateDecoder;
  * @param acceptTimeoutMillis  responder: how long a received Request may wait for accept or reject
  * @param terminates           how received Terminates are read (RFC 5040 section 4.8, siw's layout, or either)
  * @param transmitStallTimeoutMillis how long the outbound buffer may stay above its low water mark; 0 = never lost
+ * @param rdmapExtensions      RFC 7306 opcodes taken on receive (false: refused with RDMAP/2/0x06)
  */
 public record MpaConfig(MpaOptions mpa, int mulpdu, long firstFpduDelayMillis, long connectTimeoutMillis,
                         long acceptTimeoutMillis, TerminateDecoder.Mode terminates, int maxPendingSetups,
-                        long transmitStallTimeoutMillis) {
+                        long transmitStallTimeoutMillis, boolean rdmapExtensions) {
     public static final MpaConfig DEFAULTS = new MpaConfig(MpaOptions.defaults(), 0, 0, 5_000, 5_000,
-            TerminateDecoder.Mode.STRICT, 1024, 60_000);
+            TerminateDecoder.Mode.STRICT, 1024, 60_000, true);
 
     public MpaConfig withMpa(MpaOptions o) {
         return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis, terminates, maxPendingSetups,
-                transmitStallTimeoutMillis);
+                transmitStallTimeoutMillis, rdmapExtensions);
     }
 }

@@ -108,7 +108,7 @@ public final class SoftConnection {
         int mulpdu = config.mulpdu() > 0 ? config.mulpdu() : Mulpdu.fromMss(mss(ch, p.markersTx()), p.markersTx());
         StreamParams sp = new StreamParams(p.crc(), p.markersTx(), p.markersRx(), mulpdu, p.localIrd(), p.localOrd(),
                 p.rtrType(), initiator, initiator ? config.firstFpduDelayMillis() : 0, config.terminates(),
-                config.transmitStallTimeoutMillis());
+                config.transmitStallTimeoutMillis(), config.rdmapExtensions());
         this.mpa = p;
         this.params = sp;
         Runnable report = () -> {
