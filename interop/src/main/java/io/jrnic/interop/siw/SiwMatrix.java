@@ -79,7 +79,8 @@ public final class SiwMatrix {
             "mpa.reply.h-without-words");
 
     /**
-     * {@code jrnic conform} against siw in the default run: both roles on the stock guest, each compared with
+     * {@code jrnic conform} against siw in the default run: both roles on the stock guest, CRC asked by jrnic
+     * (initiator role) and by siw's client on the params build (responder role), each compared with
      * its expectations file, and one case per Reply crash class on a
      * guest of its own (CRASHED with the oops line, the guest booted anew for what follows).
      */
@@ -88,6 +89,10 @@ public final class SiwMatrix {
         List<SiwCase> cases = new ArrayList<>();
         cases.add(new ConformSiwCase("conform-initiator-stock", ConformSiwCase.Role.INITIATOR, stock, false, SKIP_FIN, jrnic));
         cases.add(new ConformSiwCase("conform-responder-stock", ConformSiwCase.Role.RESPONDER, stock, false, skipCrashers(), jrnic));
+        // CRC on in each role: asked by jrnic (siw as responder), and asked by siw's client on the params build
+        cases.add(new ConformSiwCase("conform-initiator-stock-crc", ConformSiwCase.Role.INITIATOR, stock, true, SKIP_FIN, jrnic));
+        cases.add(new ConformSiwCase("conform-responder-crc-required", ConformSiwCase.Role.RESPONDER,
+                GuestConfig.params("mpa_crc_required=1"), false, skipCrashers(), jrnic));
         cases.add(crash("mpa.reply.pd.257", jrnic));
         cases.add(crash("mpa.reply.h-without-words", jrnic));
         cases.add(new FuzzSiwCase("fuzz-responder-stock", 150, 1, false, jrnic));
@@ -95,19 +100,17 @@ public final class SiwMatrix {
     }
 
     /**
-     * Longer conform runs, by name only ({@code jrnic interop NAME}): CRC asked on the stock guest, the params
-     * build (CRC required) in both roles, the other Reply crashers, and the Request cut by a FIN, which stops siw's listener and, on a later
+     * Longer conform runs, by name only ({@code jrnic interop NAME}): the params build (CRC required) in the
+     * initiator role, the other Reply crashers, and the Request cut by a FIN, which stops siw's listener and, on a later
      * try, panics its kernel (list corruption in the connection manager).
      */
     public static List<SiwCase> conformByHandCases(List<String> jrnic) {
         GuestConfig crcRequired = GuestConfig.params("mpa_crc_required=1");
         List<SiwCase> cases = new ArrayList<>();
-        cases.add(new ConformSiwCase("conform-initiator-stock-crc", ConformSiwCase.Role.INITIATOR, GuestConfig.defaults(), true,
-                SKIP_FIN, jrnic));
+        // siw's mpa_crc_required makes it ask for CRC as initiator only: as responder it answers a C-less Request
+        // without C, so this run gives the stock run's verdicts (kept by name, with its expectations)
         cases.add(new ConformSiwCase("conform-initiator-crc-required", ConformSiwCase.Role.INITIATOR, crcRequired, false,
                 SKIP_FIN, jrnic));
-        cases.add(new ConformSiwCase("conform-responder-crc-required", ConformSiwCase.Role.RESPONDER, crcRequired, false,
-                skipCrashers(), jrnic));
         cases.add(new FuzzSiwCase("fuzz-responder-stock-minimize", 300, 1, true, jrnic));
         cases.add(crash("mpa.reply.pd.512", jrnic));
         cases.add(crash("mpa.reply.pd.513", jrnic));
