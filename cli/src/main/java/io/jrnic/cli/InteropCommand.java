@@ -200,8 +200,8 @@ public final class InteropCommand implements Callable<Integer> {
                     write.local(dataMr.sge(0, 64)).remote(rkey, addr + size - 32);
                 }
                 if (!idle) {
-                    qp.postSend(write);
-                    qp.postSend(SendWr.send().id(11).local(infoMr.sge()).signaled());
+                    // one post: the peer's Terminate for the Write can put the QP in ERROR before a second post
+                    qp.postSend(write, SendWr.send().id(11).local(infoMr.sge()).signaled());
                     posted += 2;
                 }
                 out.println("waiting for the peer");
