@@ -41,6 +41,8 @@ public final class Scale {
     public static final int QP_DEPTH = 16;
     static final int IN_FLIGHT = 32;
     static final int MAX_SETUPS = 8_000;
+    /** Set-ups of the warm-up round (1 s at most, discarded): JIT and pools warm, as in every other perf row. */
+    static final int WARMUP_SETUPS = 2_000;
 
     /** What one run measured. */
     public record Report(long setups, double setupSeconds, long setupFailures, int idle, long idleFailures,
@@ -68,7 +70,8 @@ public final class Scale {
                 ProtectionDomain pd = dev.allocatePd();
                 CompletionQueue cq = dev.createCq(1 << 16, "scale");
                 ConnectionManager cm = dev.connectionManager();
-                long[] rate = setupRate(cm, pd, cq, at, seconds, err);
+                setupRate(cm, pd, cq, at, 1, WARMUP_SETUPS, err);
+                long[] rate = setupRate(cm, pd, cq, at, seconds, MAX_SETUPS, err);
                 return idle(cm, pd, cq, at, idleQps, rate, err);
             }
         } finally {
@@ -85,7 +88,7 @@ public final class Scale {
 
     /** Phase 1: {setups, nanos, failures}. */
     private static long[] setupRate(ConnectionManager cm, ProtectionDomain pd, CompletionQueue cq, InetSocketAddress at,
-                                    int seconds, PrintWriter err) throws InterruptedException {
+                                    int seconds, int maxSetups, PrintWriter err) throws InterruptedException {
         Semaphore slots = new Semaphore(IN_FLIGHT);
         AtomicLong ok = new AtomicLong();
         AtomicLong failed = new AtomicLong();
@@ -93,7 +96,7 @@ public final class Scale {
         long t0 = System.nanoTime();
         long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
         long started = 0;
-        while (System.nanoTime() < end && started < MAX_SETUPS) {
+        while (System.nanoTime() < end && started < maxSetups) {
             if (!slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
                 continue;
             }
@@ -203,8 +206,9 @@ public final class Scale {
         out.printf("jrnic perf --scale: soft RNIC, 127.0.0.1, server side in a child JVM; MPA v2 with CRC, QPs of depth %d/%d%n",
                 QP_DEPTH, QP_DEPTH);
         out.printf("set-up rate     %,9.0f set-ups/s  (%,d connections set up and torn down in %.2f s, %d at a time,"
-                + " %d failed; each: TCP connect, MPA Request/Reply, QP to RTS, orderly disconnect, QP destroyed)%n",
-                r.setupsPerSecond(), r.setups(), r.setupSeconds(), IN_FLIGHT, r.setupFailures());
+                + " %d failed, after a warm-up round of at most 1 s or %,d set-ups, discarded; each: TCP connect,"
+                + " MPA Request/Reply, QP to RTS, orderly disconnect, QP destroyed)%n",
+                r.setupsPerSecond(), r.setups(), r.setupSeconds(), IN_FLIGHT, r.setupFailures(), WARMUP_SETUPS);
         out.printf("idle QPs        %,9d connected at once in %.1f s (%d failed)%n", r.idle() - r.idleFailures(),
                 r.idleSeconds(), r.idleFailures());
         out.printf("heap per QP     %,9.1f KiB  (heap used after full GC, before and after, divided by the QPs held;"
