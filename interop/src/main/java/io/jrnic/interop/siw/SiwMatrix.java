@@ -89,10 +89,13 @@ public final class SiwMatrix {
         List<SiwCase> cases = new ArrayList<>();
         cases.add(new ConformSiwCase("conform-initiator-stock", ConformSiwCase.Role.INITIATOR, stock, false, SKIP_FIN, jrnic));
         cases.add(new ConformSiwCase("conform-responder-stock", ConformSiwCase.Role.RESPONDER, stock, false, skipCrashers(), jrnic));
-        // CRC on in each role: asked by jrnic (siw as responder), and asked by siw's client on the params build
-        cases.add(new ConformSiwCase("conform-initiator-stock-crc", ConformSiwCase.Role.INITIATOR, stock, true, SKIP_FIN, jrnic));
+        // CRC on in each role, on the cases whose verdicts CRC can change (set-up and framing; the whole catalogue
+        // with CRC gives the CRC-off verdicts elsewhere, see the -all runs by name): asked by jrnic (siw as
+        // responder), and asked by siw's client on the params build
+        cases.add(new ConformSiwCase("conform-initiator-stock-crc", ConformSiwCase.Role.INITIATOR, stock, true,
+                with(SKIP_FIN, CRC_FRAMING), jrnic));
         cases.add(new ConformSiwCase("conform-responder-crc-required", ConformSiwCase.Role.RESPONDER,
-                GuestConfig.params("mpa_crc_required=1"), false, skipCrashers(), jrnic));
+                GuestConfig.params("mpa_crc_required=1"), false, with(skipCrashers(), CRC_REPLY), jrnic));
         cases.add(crash("mpa.reply.pd.257", jrnic));
         cases.add(crash("mpa.reply.h-without-words", jrnic));
         cases.add(new FuzzSiwCase("fuzz-responder-stock", 150, 1, false, jrnic));
@@ -100,13 +103,17 @@ public final class SiwMatrix {
     }
 
     /**
-     * Longer conform runs, by name only ({@code jrnic interop NAME}): the params build (CRC required) in the
-     * initiator role, the other Reply crashers, and the Request cut by a FIN, which stops siw's listener and, on a later
+     * Longer conform runs, by name only ({@code jrnic interop NAME}): the whole catalogue with CRC in both roles
+     * (the -all runs), the params build (CRC required) in the initiator role, the other Reply crashers, and the Request cut by a FIN, which stops siw's listener and, on a later
      * try, panics its kernel (list corruption in the connection manager).
      */
     public static List<SiwCase> conformByHandCases(List<String> jrnic) {
         GuestConfig crcRequired = GuestConfig.params("mpa_crc_required=1");
         List<SiwCase> cases = new ArrayList<>();
+        cases.add(new ConformSiwCase("conform-initiator-stock-crc-all", ConformSiwCase.Role.INITIATOR, GuestConfig.defaults(),
+                true, SKIP_FIN, jrnic));
+        cases.add(new ConformSiwCase("conform-responder-crc-required-all", ConformSiwCase.Role.RESPONDER, crcRequired, false,
+                skipCrashers(), jrnic));
         // siw's mpa_crc_required makes it ask for CRC as initiator only: as responder it answers a C-less Request
         // without C, so this run gives the stock run's verdicts (kept by name, with its expectations)
         cases.add(new ConformSiwCase("conform-initiator-crc-required", ConformSiwCase.Role.INITIATOR, crcRequired, false,
@@ -124,6 +131,23 @@ public final class SiwMatrix {
      *  corrupt siw's connection manager: its listener stops, and on a later try its kernel panics. */
     private static final List<String> SKIP_FIN = List.of("--skip", "mpa.request.fin-after-half", "--skip",
             "mpa.request.rst-after-request", "--skip", "mpa.request.stall.*");
+
+    /** The initiator-role cases whose verdict CRC can change: CRC itself, segmentation, lengths and pad. */
+    private static final List<String> CRC_FRAMING = List.of("--only", "mpa.crc.*", "--only", "mpa.segments.*", "--only",
+            "mpa.ulpdu-length.*", "--only", "mpa.pad.*", "--only", "ddp.segments.*", "--only", "mpa.request.v2*");
+
+    /** The responder-role cases whose verdict CRC can change: the Reply's C, key, revision, private data and
+     *  IRD/ORD (siw's answer is an FPDU under CRC) and the framing towards the client. The stalled Replies and the
+     *  reserved flags take 8-10 s each (siw's client hangs until killed) and do not depend on CRC. */
+    private static final List<String> CRC_REPLY = List.of("--only", "mpa.reply.v2", "--only", "mpa.reply.crc", "--only",
+            "mpa.reply.rev*", "--only", "mpa.reply.key.*", "--only", "mpa.reply.flags.m", "--only", "mpa.reply.pd.*",
+            "--only", "mpa.reply.ord-above-ird", "--only", "mpa.reply.fpdu-behind-reply", "--only", "mpa.to-client.*");
+
+    private static List<String> with(List<String> a, List<String> b) {
+        List<String> l = new ArrayList<>(a);
+        l.addAll(b);
+        return l;
+    }
 
     private static List<String> skipCrashers() {
         List<String> l = new ArrayList<>();
