@@ -91,6 +91,7 @@ final class Cq {
     /** Waits until {@code b[i] == v}; {@code abort} is checked now and then. */
     static void awaitByte(byte[] b, int i, byte v, Deadline d, Check abort) throws TimeoutException, java.io.IOException {
         int n = 0;
+        String what = null;
         while (peek(b, i) != v) {
             if ((++n & 255) == 0 && abort != null) {
                 String why = abort.why();
@@ -98,7 +99,10 @@ final class Cq {
                     throw new TimeoutException(why);
                 }
             }
-            d.idle("byte " + i + " to become " + (v & 0xFF));
+            if (what == null) {
+                what = "byte " + i + " to become " + (v & 0xFF);
+            }
+            d.idlePolling(what);
         }
         d.progress();
     }

@@ -9,6 +9,12 @@ import java.util.concurrent.locks.LockSupport;
  * share two cores.
  */
 public final class Deadline {
+    /**
+     * A latency loop's memory poll ({@link #idlePolling}) keeps yielding for this long before it parks: a park costs its 20 us plus the
+     * kernel's timer slack (50 us by default), more than the round trip it waits for; yielding still lets the
+     * engine's threads run on a machine with fewer cores than busy threads.
+     */
+    static final long YIELD_NANOS = 1_000_000L;
     private final long end;
     private long stallNanos = Long.MAX_VALUE;
     private long lastProgress;
@@ -61,13 +67,25 @@ public final class Deadline {
      * completion channel, woken by the completion itself) when not null, else parks 20 us.
      */
     public void idle(String waitingFor, Blocker blocker) throws TimeoutException {
+        idle(waitingFor, blocker, false);
+    }
+
+    /**
+     * As {@link #idle(String)} for a latency loop polling memory the peer writes: yields up to {@link #YIELD_NANOS}
+     * before parking (as ib_write_lat, which never stops polling; bandwidth loops park sooner).
+     */
+    public void idlePolling(String waitingFor) throws TimeoutException {
+        idle(waitingFor, null, true);
+    }
+
+    private void idle(String waitingFor, Blocker blocker, boolean yieldLonger) throws TimeoutException {
         int n = ++idle;
         if (n == 1) {
             lastProgress = System.nanoTime();   // the idle streak starts now
         }
         if (n < 64) {
             Thread.onSpinWait();
-        } else if (n < 256) {
+        } else if (n < 256 || (yieldLonger && System.nanoTime() - lastProgress < YIELD_NANOS)) {
             Thread.yield();
         } else {
             if ((n & 15) == 0) {

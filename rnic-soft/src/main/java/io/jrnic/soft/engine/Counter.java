@@ -26,7 +26,11 @@ public enum Counter {
     BACKPRESSURE_NANOS("backpressureNanos"),
     TRANSMIT_STALL_TIMEOUTS("transmitStallTimeouts"),
     IRD_HIGH_WATER("inboundReadQueueHighWater"),
-    ORD_HIGH_WATER("outboundReadQueueHighWater");
+    ORD_HIGH_WATER("outboundReadQueueHighWater"),
+    /** Batches the posting thread wrote straight into the socket (transmit in place, no event-loop wake-up). */
+    TX_IN_PLACE("txInPlace"),
+    /** In-place writes the socket did not take whole: the rest went to the event loop. */
+    TX_IN_PLACE_HANDOVERS("txInPlaceHandovers");
 
     private final String key;
 

@@ -15,12 +15,18 @@ import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One queue pair's protocol engine: the send queue, the receive queue, the inbound Read queue (IRD)
  * and the outbound Read/Atomic queue (ORD), the QP state as the wire drives it (RDMAC verbs section
- * 6.2), and the Terminate/flush rules of RFC 5040 section 6. Posting is thread-safe (many threads);
- * everything else runs on the event loop of the stream the QP is bound to.
+ * 6.2), and the Terminate/flush rules of RFC 5040 section 6. Posting is thread-safe (many threads).
+ *
+ * <p>One lock, {@link #lock}, guards all engine state (both queues, the ORD/IRD queues, the Transmitter and the
+ * Receiver): the event loop of the stream the QP is bound to holds it while it runs the QP (reads, writability,
+ * timers, tasks), and a posting thread that finds the QP idle takes it with {@code tryLock} to transmit in place
+ * ({@link #kick()}): the message goes from the poster straight into the socket, without waking the loop. Only the
+ * event loop ever waits for the lock, so no thread can deadlock on it.
  */
 public final class QpEngine {
     /** Engine-side QP state (mirrors {@code io.jrnic.verbs.QpState}). */
@@ -51,8 +57,10 @@ public final class QpEngine {
     private final Queue<RqEntry> rqIncoming;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drainAndPump;
+    /** Guards every field below and the Transmitter's and Receiver's state (see the class comment). */
+    final ReentrantLock lock = new ReentrantLock();
 
-    // event loop state
+    // guarded by lock (the event loop, or a poster transmitting in place)
     volatile State state = State.IDLE;
     private volatile EventLoop loop;
     volatile Channel channel;
@@ -163,9 +171,48 @@ public final class QpEngine {
         }
     }
 
-    /** Has the event loop pick up what was queued. */
+    /**
+     * Gets what was queued going: transmitted in place by this thread when the QP is idle (no wake-up of the
+     * event loop, the completions of copied messages polled at once), else by the event loop.
+     */
     public void kick() {
-        scheduleDrain();
+        if (!transmitInPlace()) {
+            scheduleDrain();
+        }
+    }
+
+    /**
+     * Runs the queued work on the posting thread if the loop is not running the QP and nothing of it waits in
+     * the channel: receives go to the untagged receiver, sends are encoded and written to the socket by the
+     * {@link Transmitter} (at most one batch). True when nothing is left for the event loop.
+     */
+    private boolean transmitInPlace() {
+        Transmitter t = tx;
+        EventLoop l = loop;
+        if (t == null || l == null || !t.inPlaceCapable() || l.inEventLoop() || drainScheduled.get()
+                || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (state != State.RTS || tx != t) {
+                return false;
+            }
+            drainRecvs();
+            drainSends();
+            return t.pumpInPlace();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs {@code r} holding the QP's lock (event loop tasks and timers). */
+    void locked(Runnable r) {
+        lock.lock();
+        try {
+            r.run();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void scheduleDrain() {
@@ -177,12 +224,17 @@ public final class QpEngine {
 
     private void drainAndPump() {
         drainScheduled.set(false);
-        drainRecvs();
-        drainSends();
-        if (state == State.ERROR) {
-            flushAll();
-        } else if (tx != null) {
-            tx.pump();
+        lock.lock();
+        try {
+            drainRecvs();
+            drainSends();
+            if (state == State.ERROR) {
+                flushAll();
+            } else if (tx != null) {
+                tx.pump();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -252,6 +304,15 @@ public final class QpEngine {
      * @param onFirstFpdu run when the first FPDU arrives (responder: the stream is in RDMA mode)
      */
     public void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
+        lock.lock();
+        try {
+            bindLocked(ch, p, afterHandler, leftover, onFirstFpdu);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void bindLocked(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
         if (state != State.IDLE) {
             if (leftover != null) {
                 leftover.release();
@@ -279,13 +340,14 @@ public final class QpEngine {
         ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX));
         ChannelPipeline pl = ch.pipeline();
         pl.replace(afterHandler, "receiver", rx);
+        tx.enableInPlace(rx);
         state = State.RTS;
         listener.transition(Trigger.CONNECTED, null, false);
         drainRecvs();
         drainSends();
         if (p.initiator()) {
             if (p.firstFpduDelayMillis() > 0) {
-                loop.schedule(this::sendRtr, p.firstFpduDelayMillis(), TimeUnit.MILLISECONDS);
+                loop.schedule(() -> locked(this::sendRtr), p.firstFpduDelayMillis(), TimeUnit.MILLISECONDS);
             } else {
                 sendRtr();
             }
@@ -458,7 +520,7 @@ public final class QpEngine {
                 flushAll();
             }
             case RTS, CLOSING -> {
-        boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
+                boolean clean = !llpFailed && sq.isEmpty() && sqIncoming.isEmpty();
                 if (clean) {
                     if (state == State.RTS) {
                         state = State.CLOSING;
@@ -487,14 +549,14 @@ public final class QpEngine {
         if (l == null) {
             return;
         }
-        l.execute(() -> {
+        l.execute(() -> locked(() -> {
             if (state == State.RTS) {
                 state = State.CLOSING;
                 listener.transition(Trigger.CLOSE_STARTED, null, false);
                 closeRequested = true;
                 retireSends();
             }
-        });
+        }));
     }
 
     /**
@@ -508,7 +570,7 @@ public final class QpEngine {
             flushAll();
             return;
         }
-        l.execute(() -> {
+        l.execute(() -> locked(() -> {
             State s = state;
             state = State.ERROR;
             flushAll();
@@ -519,7 +581,7 @@ public final class QpEngine {
             } else {
                 channel.close();
             }
-        });
+        }));
     }
 
     /** Abortive close (connection manager abort): RST instead of FIN, reported as an LLP error. */
@@ -528,13 +590,13 @@ public final class QpEngine {
         if (l == null) {
             return;
         }
-        l.execute(() -> {
+        l.execute(() -> locked(() -> {
             if (channel.isActive()) {
                 llpFailed = true;
                 channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
                 channel.close();
             }
-        });
+        }));
     }
 
     /**
@@ -606,13 +668,13 @@ public final class QpEngine {
         }
     }
 
-    /** Runs {@code r} on the QP's event loop (or now, when never bound). */
+    /** Runs {@code r} on the QP's event loop holding the QP's lock (or now, when never bound). */
     public void execute(Runnable r) {
         EventLoop l = loop;
         if (l == null) {
             r.run();
         } else {
-            l.execute(r);
+            l.execute(() -> locked(r));
         }
     }
 

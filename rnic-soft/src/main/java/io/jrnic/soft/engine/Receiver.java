@@ -70,19 +70,26 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
+        qp.lock.lock();
         try {
             if (!qp.rxStopped) {
                 feed(in);
             }
         } finally {
+            qp.lock.unlock();
             in.release();
         }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (qp.tx != null) {
-            qp.tx.pump();
+        qp.lock.lock();
+        try {
+            if (qp.tx != null) {
+                qp.tx.pump();
+            }
+        } finally {
+            qp.lock.unlock();
         }
         ctx.fireChannelReadComplete();
     }
@@ -90,24 +97,28 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
-            qp.tx.writable();
-            qp.tx.pump();
+            qp.locked(() -> {
+                qp.tx.writable();
+                qp.tx.pump();
+            });
         }
         ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (decoder.partialFpduOctets() > 0 && !qp.rxStopped) {
-            qp.llpFailed = true; // the stream ended inside an FPDU: octets were lost, not an orderly close
-        }
-        qp.streamClosed();
+        qp.locked(() -> {
+            if (decoder.partialFpduOctets() > 0 && !qp.rxStopped) {
+                qp.llpFailed = true; // the stream ended inside an FPDU: octets were lost, not an orderly close
+            }
+            qp.streamClosed();
+        });
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        qp.llpFailed = true; // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
+        qp.locked(() -> qp.llpFailed = true); // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
         ctx.close();
     }
 

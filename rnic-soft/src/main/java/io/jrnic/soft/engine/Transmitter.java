@@ -35,6 +35,13 @@ import java.util.concurrent.TimeUnit;
  * small buffers holding ULPDU_Length plus headers and PAD plus CRC (computed over the memory in place).
  * A work request whose payload went this way completes only when its last slice has left the channel's
  * outbound buffer (its write promise), so the consumer may reuse the memory after the completion.
+ *
+ * <p>Transmit in place ({@link #pumpInPlace()}): when the QP is idle (nothing being sent, nothing in the channel's
+ * outbound buffer) the posting thread, holding the QP's lock, encodes at most one batch (copied, never zero-copy)
+ * and writes it straight into the socket of an epoll channel whose pipeline holds only the Receiver: no wake-up
+ * of the event loop, and the copied messages complete on the poster. What the socket does not take is the
+ * hand-over, written by the event loop before anything else. {@code -Djrnic.transmitInPlace=false} turns it off.
+ * Everything else runs on the event loop; all of it under the QP's lock.
  */
 final class Transmitter {
     static final int BATCH_BYTES = 64 * 1024;
@@ -51,6 +58,8 @@ final class Transmitter {
     static final int GLUE_SLOTS = 32;
     /** STag of the zero-length RTR Write, as Linux siw sends it (reference section 2.2). */
     static final int RTR_STAG = 1;
+    /** Whether posting threads may transmit in place (on by default; the property is for comparisons). */
+    static final boolean TRANSMIT_IN_PLACE = !"false".equals(System.getProperty("jrnic.transmitInPlace"));
 
     private final QpEngine qp;
     private final Channel ch;
@@ -74,7 +83,7 @@ final class Transmitter {
     private final ChannelPromise quiet;
     /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (promises complete in order). */
     private final ArrayDeque<SqEntry> onWire = new ArrayDeque<>();
-    private final ChannelFutureListener wireDone = this::wireDone;
+    private final ChannelFutureListener wireDone = f -> lockedWireDone(f);
     /** The current WR sent some payload zero-copy: it completes by its write promise. */
     private boolean curZeroCopy;
     /** A direct NIO view of the memory last sent zero-copy, for the CRC (reused across FPDUs). */
@@ -94,6 +103,13 @@ final class Transmitter {
     private final long stallTimeoutMillis;
     /** The running stall's timer, cancelled when the stall ends (a pending timer keeps the QP reachable). */
     private io.netty.util.concurrent.ScheduledFuture<?> stallTimer;
+    /** The socket, when posting threads may write into it (epoll, nothing but the Receiver in the pipeline). */
+    private io.netty.channel.unix.FileDescriptor inPlaceFd;
+    /** A posting thread is running this transmitter (writes go to the socket, never to the channel). */
+    private boolean inPlace;
+    /** Octets an in-place write left over: the event loop writes them before anything else. */
+    private ByteBuf handover;
+    private final Runnable handoverTask = this::lockedFlush;
 
     Transmitter(QpEngine qp, Channel ch, StreamParams p) {
         this.qp = qp;
@@ -104,6 +120,83 @@ final class Transmitter {
         this.quiet = new VoidChannelPromise(ch, false);
         this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
         this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
+    }
+
+    /** Lets posting threads transmit in place when the channel allows it; called once the Receiver is installed. */
+    void enableInPlace(io.netty.channel.ChannelHandler receiver) {
+        io.netty.channel.ChannelPipeline pl = ch.pipeline();
+        if (TRANSMIT_IN_PLACE && ch instanceof io.netty.channel.epoll.AbstractEpollStreamChannel e
+                && pl.first() == receiver && pl.last() == receiver) {
+            inPlaceFd = e.fd();
+        }
+    }
+
+    boolean inPlaceCapable() {
+        return inPlaceFd != null;
+    }
+
+    /**
+     * The posting thread's pump (QP lock held, QP in RTS): when nothing is being sent and the channel's outbound
+     * buffer is empty, encodes up to one batch of messages into a copy buffer and writes it to the socket. True
+     * when nothing is left for the event loop (no message half sent, none waiting, no hand-over).
+     */
+    boolean pumpInPlace() {
+        if (!qp.txOpen() || cur != null || curRead != null || batch != null || handover != null || unflushed
+                || lastFinishedOnWire != null || !onWire.isEmpty() || stallStart != 0 || !ch.isActive()) {
+            return false;
+        }
+        io.netty.channel.ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
+        if (ob == null || ob.totalPendingWriteBytes() != 0) {
+            return false; // bytes the loop wrote are still on their way: ours must follow them
+        }
+        inPlace = true;
+        try {
+            while (qp.txOpen()) {
+                if (cur == null && curRead == null && !startNext()) {
+                    break;
+                }
+                if (curRead != null) {
+                    emitResponse();
+                } else if (cur != null) {
+                    emitRequest();
+                }
+                if (batch != null && batch.readableBytes() >= BATCH_BYTES) {
+                    break;
+                }
+            }
+            flushNow();
+            qp.retireSends(); // a failure it raises (Terminate) is written in place too
+        } finally {
+            inPlace = false;
+        }
+        return cur == null && curRead == null && handover == null && qp.sqPending.isEmpty()
+                && qp.inboundReads.isEmpty();
+    }
+
+    /** In place: the batch goes into the socket; what it does not take becomes the hand-over. */
+    private void writeInPlace() {
+        ByteBuf b = batch;
+        if (b == null) {
+            return;
+        }
+        batch = null;
+        unflushed = false;
+        int n;
+        try {
+            n = b.hasMemoryAddress() ? inPlaceFd.writeAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex())
+                    : inPlaceFd.write(b.internalNioBuffer(b.readerIndex(), b.readableBytes()), 0, b.readableBytes());
+        } catch (java.io.IOException ex) {
+            n = 0; // the loop's write of the hand-over meets the same error and closes the stream
+        }
+        qp.counters.inc(Counter.TX_IN_PLACE);
+        b.skipBytes(n);
+        if (b.isReadable()) {
+            qp.counters.inc(Counter.TX_IN_PLACE_HANDOVERS);
+            handover = b;
+            ch.eventLoop().execute(handoverTask);
+        } else {
+            b.release();
+        }
     }
 
     /** Emits as much as the channel takes, then flushes and retires finished WRs. */
@@ -125,7 +218,7 @@ final class Transmitter {
             stallStart = System.nanoTime();
             if (stallTimeoutMillis > 0) {
                 long started = stallStart;
-                stallTimer = ch.eventLoop().schedule(() -> stallExpired(started), stallTimeoutMillis,
+                stallTimer = ch.eventLoop().schedule(() -> qp.locked(() -> stallExpired(started)), stallTimeoutMillis,
                         TimeUnit.MILLISECONDS);
             }
         }
@@ -135,6 +228,10 @@ final class Transmitter {
 
     void flushNow() {
         publishCounters();
+        if (inPlace) {
+            writeInPlace();
+            return;
+        }
         writeBatch();
         if (lastFinishedOnWire != null) {
             // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
@@ -206,6 +303,10 @@ final class Transmitter {
 
     void releaseBuffers() {
         cancelStallTimer();
+        if (handover != null) {
+            handover.release();
+            handover = null;
+        }
         if (batch != null) {
             batch.release();
             batch = null;
@@ -215,6 +316,12 @@ final class Transmitter {
     }
 
     private void writeBatch() {
+        if (handover != null) {
+            ByteBuf h = handover;
+            handover = null;
+            ch.write(h, quiet);
+            unflushed = true;
+        }
         if (batch != null) {
             ByteBuf b = batch;
             batch = null;
@@ -234,6 +341,19 @@ final class Transmitter {
             batch = from.take();
         }
         return batch;
+    }
+
+    private void lockedWireDone(ChannelFuture f) {
+        qp.lock.lock();
+        try {
+            wireDone(f);
+        } finally {
+            qp.lock.unlock();
+        }
+    }
+
+    private void lockedFlush() {
+        qp.locked(this::flushNow);
     }
 
     /** Zero-copy WRs whose bytes are still in the outbound buffer. */
@@ -517,7 +637,7 @@ final class Transmitter {
      * when the segment is large, in direct memory and markers are off (then true), else copied into the batch.
      */
     private boolean encodePayload(ByteBuf mem, int index, int len) {
-        if (len < ZERO_COPY_MIN || encoder.markers() || !mem.isDirect() || mem.nioBufferCount() != 1) {
+        if (inPlace || len < ZERO_COPY_MIN || encoder.markers() || !mem.isDirect() || mem.nioBufferCount() != 1) {
             encoder.encode(ulpdu(), mem, index, len, out());
             return false;
         }

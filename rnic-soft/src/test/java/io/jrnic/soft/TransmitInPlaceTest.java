@@ -1,0 +1,128 @@
+package io.jrnic.soft;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.interop.fault.FaultPlan;
+import io.jrnic.interop.fault.FaultProxy;
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.Access;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionStatus;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.MemoryRegion;
+import io.jrnic.verbs.RecvWr;
+import io.jrnic.verbs.SendWr;
+import io.netty.channel.epoll.Epoll;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Transmit in place: a post to an idle QP is encoded and written into the socket by the posting thread (no
+ * event-loop wake-up); when the socket does not take it all, the rest is handed to the event loop, which writes
+ * it before anything else, so the stream stays in order.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TransmitInPlaceTest {
+    private static final int MSGS = 200;
+    private static final int SIZE = 64;
+
+    @Test
+    void postsToAnIdleQpAreWrittenByThePostingThread() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "transmit in place needs the epoll transport");
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            byte[] dstBytes = new byte[MSGS * SIZE];
+            MemoryRegion dst = p.b.pd.register(dstBytes, Access.LOCAL_WRITE);
+            for (int i = 0; i < MSGS; i++) {
+                p.b.qp.postRecv(RecvWr.of(i, dst.sge(i * SIZE, SIZE)));
+            }
+            byte[] srcBytes = new byte[SIZE];
+            MemoryRegion src = p.a.pd.register(srcBytes, Access.LOCAL_WRITE);
+            byte[] expected = new byte[MSGS * SIZE];
+            long before = p.a.dev.stats().counter("txInPlace");
+            for (int i = 0; i < MSGS; i++) {
+                java.util.Arrays.fill(srcBytes, (byte) i);
+                java.util.Arrays.fill(expected, i * SIZE, (i + 1) * SIZE, (byte) i);
+                p.a.qp.postSend(SendWr.send().id(i).local(src.sge(0, SIZE)).signaled());
+                Completion c = p.a.awaitOne(); // the buffer is reused: wait for each send
+                assertEquals(CompletionStatus.SUCCESS, c.status());
+            }
+            assertEquals(MSGS, p.b.await(MSGS).stream().filter(Completion::isOk).count());
+            assertArrayEquals(expected, dstBytes, "every message in its receive, in order");
+            long inPlace = p.a.dev.stats().counter("txInPlace") - before;
+            System.out.println("TransmitInPlaceTest: " + inPlace + " of " + MSGS + " idle posts written in place");
+            // the loop takes a post only when it runs the QP at that moment (it has nothing else to do here)
+            assertTrue(inPlace >= MSGS / 2, inPlace + " of " + MSGS + " posts to an idle QP written in place");
+        }
+    }
+
+    /**
+     * A peer that stops reading for a while (the proxy stalls for 700 ms after 256 KiB): posts written in place
+     * fill the socket, the rest of the last one is handed to the event loop, later posts queue behind it; after the
+     * stall every Write completes, the bytes land where they belong, and no FPDU was torn or reordered (that would
+     * be a CRC error and a Terminate).
+     */
+    @Test
+    void aFullSocketHandsTheRestToTheEventLoopAndTheStreamStaysInOrder() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "transmit in place needs the epoll transport");
+        int chunk = 4096;
+        int chunks = 256;
+        int rounds = 24; // 24 MiB in all: more than the loopback socket buffers hold
+        try (SoftPair.Side a = new SoftPair.Side("A"); SoftPair.Side b = new SoftPair.Side("B")) {
+            byte[] srcBytes = new byte[chunk * chunks];
+            new Random(7).nextBytes(srcBytes);
+            MemoryRegion src = a.pd.register(srcBytes, Access.LOCAL_WRITE);
+            byte[] dstBytes = new byte[chunk * chunks];
+            MemoryRegion dst = b.pd.register(dstBytes, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion fin = b.pd.register(new byte[16], Access.LOCAL_WRITE);
+            b.qp.postRecv(RecvWr.of(-1, fin.sge(0, 16)));
+            Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
+            l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
+            try (FaultProxy proxy = FaultProxy.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    l.localAddress(), FaultPlan.of(1).withStall(256 << 10, 700))) {
+                a.cm.connect(proxy.address(), a.qp, ConnectOptions.defaults()).get(10, TimeUnit.SECONDS);
+                int posted = 0;
+                int done = 0;
+                Completion[] batch = Completion.array(64);
+                while (posted < rounds * chunks) {
+                    if (posted - done < SoftPair.DEPTH - 1) {
+                        int k = posted % chunks;
+                        a.qp.postSend(SendWr.rdmaWrite().id(posted).local(src.sge(k * chunk, chunk))
+                                .remote(dst.stag(), (long) k * chunk).signaled());
+                        posted++;
+                    } else {
+                        Thread.sleep(1);
+                    }
+                    int n = a.cq.poll(batch, 0, 64);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(CompletionStatus.SUCCESS, batch[i].status(), "write " + batch[i].id());
+                    }
+                    done += n;
+                }
+                for (Completion c : a.await(posted - done)) {
+                    assertEquals(CompletionStatus.SUCCESS, c.status(), "write " + c.id());
+                }
+                a.qp.postSend(SendWr.send().id(-1).local(src.sge(0, 16)).signaled()); // after the Writes (RFC 5040 5.5)
+                assertEquals(CompletionStatus.SUCCESS, a.awaitOne().status());
+                assertEquals(CompletionStatus.SUCCESS, b.awaitOne().status());
+                assertArrayEquals(srcBytes, dstBytes, "the last round of Writes, every byte in place");
+                long inPlace = a.dev.stats().counter("txInPlace");
+                long handovers = a.dev.stats().counter("txInPlaceHandovers");
+                System.out.println("TransmitInPlaceTest: " + inPlace + " in-place writes, " + handovers
+                        + " handed over, stalls " + a.dev.stats().counter("backpressureStalls"));
+                assertTrue(inPlace > 0, "no post was written in place");
+                assertTrue(handovers > 0, "the stalled socket never refused an in-place write");
+                assertEquals(0, b.dev.stats().counter("crcErrors"));
+                assertEquals(0, b.dev.stats().counter("terminatesSent"));
+            }
+        }
+    }
+}
