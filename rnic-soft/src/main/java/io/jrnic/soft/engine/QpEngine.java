@@ -74,7 +74,7 @@ public final class QpEngine {
     /** Read Requests / Atomic Requests sent, response awaited (ORD), in order. */
     final ArrayDeque<SqEntry> outstandingReads = new ArrayDeque<>();
     /** Inbound Read / Atomic Requests accepted (IRD), in order. */
-    final ArrayDeque<ReadJob> inboundReads = new ArrayDeque<>();
+    final InboundReadQueue inboundReads = new InboundReadQueue();
     UntaggedReceiver untagged;
     private final RqEntry[] rqRing;
     private long rqHead;

@@ -328,8 +328,8 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
             return;
         }
         expectedRequestMsn++;
-        qp.inboundReads.add(ReadJob.read(access.region(), access.regionOffset(), size,
-                ReadRequestHeader.sinkStag(buf, h), ReadRequestHeader.sinkTaggedOffset(buf, h)));
+        qp.inboundReads.addRead(access.region(), access.regionOffset(), size,
+                ReadRequestHeader.sinkStag(buf, h), ReadRequestHeader.sinkTaggedOffset(buf, h));
         qp.counters.max(Counter.IRD_HIGH_WATER, qp.inboundReads.size());
     }
 
@@ -364,7 +364,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
                     : Atomics.compareSwap(original, a.compare(), a.compareMask(), a.addOrSwap(), a.addOrSwapMask());
             r.memory().setLong(index, updated);
         }
-        qp.inboundReads.add(ReadJob.atomicResponse(AtomicRequestHeader.requestId(buf, h), original));
+        qp.inboundReads.addAtomicResponse(AtomicRequestHeader.requestId(buf, h), original);
         qp.counters.max(Counter.IRD_HIGH_WATER, qp.inboundReads.size());
     }
 

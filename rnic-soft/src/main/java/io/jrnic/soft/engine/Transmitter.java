@@ -14,21 +14,14 @@ import io.jrnic.rdmap.Terminate;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelPromise;
-import io.netty.channel.VoidChannelPromise;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The sending half of a stream: work requests and inbound Read/Atomic Requests become DDP segments
  * (RFC 5041 section 5.2, {@link DdpSegmenter}), RDMAP messages (RFC 5040 section 4) and FPDUs
- * ({@link FpduEncoder}, RFC 5044 section 4), gathered into batch buffers of about 64 KiB that are
- * written as the channel stays writable (backpressure: a QP holds at most one batch plus the channel's
- * high water mark). One message at a time: segments of two messages never interleave (RFC 5041
- * section 5.2); answers to Read Requests go first at message boundaries. Event loop only.
+ * ({@link FpduEncoder}, RFC 5044 section 4), gathered by {@link TxWire} into batch buffers of about 64 KiB
+ * that are written as the channel stays writable (backpressure: a QP holds at most one batch plus the
+ * channel's high water mark). One message at a time: segments of two messages never interleave (RFC 5041
+ * section 5.2); answers to Read Requests go first at message boundaries.
  *
  * <p>Zero-copy transmit: a payload segment of at least {@link #ZERO_COPY_MIN} octets in direct memory,
  * markers off, is not copied: the channel gets a retained slice of the registered memory between two
@@ -41,25 +34,17 @@ import java.util.concurrent.TimeUnit;
  * and writes it straight into the socket of an epoll channel whose pipeline holds only the Receiver: no wake-up
  * of the event loop, and the copied messages complete on the poster. What the socket does not take is the
  * hand-over, written by the event loop before anything else. {@code -Djrnic.transmitInPlace=false} turns it off.
- * Everything else runs on the event loop; all of it under the QP's lock.
+ * Everything else runs on the event loop; all of it under the QP's lock ({@link QpEngine}).
  */
 final class Transmitter {
-    static final int BATCH_BYTES = 64 * 1024;
     /**
      * Smallest payload segment sent zero-copy. Below it the copy into the batch is cheaper than the two
      * extra outbound-buffer entries (and iovecs) and the retained slice a zero-copy segment costs; heap
      * memory is always copied (the socket write would copy it into a direct buffer anyway).
      */
     static final int ZERO_COPY_MIN = 4096;
-    /** Initial size of a buffer holding only FPDU heads and tails around zero-copy payloads. */
-    static final int GLUE_BYTES = 256;
-    /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
-    static final int BATCH_SLOTS = 12;
-    static final int GLUE_SLOTS = 32;
     /** STag of the zero-length RTR Write, as Linux siw sends it (reference section 2.2). */
     static final int RTR_STAG = 1;
-    /** Whether posting threads may transmit in place (on by default; the property is for comparisons). */
-    static final boolean TRANSMIT_IN_PLACE = !"false".equals(System.getProperty("jrnic.transmitInPlace"));
 
     private final QpEngine qp;
     private final Channel ch;
@@ -72,24 +57,10 @@ final class Transmitter {
     private final UntaggedHeader untagged = new UntaggedHeader();
     private final ReadRequestHeader readRequest = new ReadRequestHeader();
     private final AtomicRequestHeader atomicRequest = new AtomicRequestHeader();
-    private ByteBuf batch;
-    private boolean unflushed;
-    /** Batch buffers (copy path) and small head/tail buffers (zero-copy path), reused. */
-    private final OutboundBuffers batches;
-    private final OutboundBuffers glue;
-    /** Zero-copy WRs finished since the last flush: they complete together, by one write promise. */
-    private SqEntry lastFinishedOnWire;
-    /** Writes need no promise: failures surface as the stream's close (channelInactive). */
-    private final ChannelPromise quiet;
-    /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (promises complete in order). */
-    private final ArrayDeque<SqEntry> onWire = new ArrayDeque<>();
-    private final ChannelFutureListener wireDone = f -> lockedWireDone(f);
     /** The current WR sent some payload zero-copy: it completes by its write promise. */
     private boolean curZeroCopy;
-    /** A direct NIO view of the memory last sent zero-copy, for the CRC (reused across FPDUs). */
-    private ByteBuf viewOf;
-    private ByteBuffer view;
     private SqEntry cur;
+    private final TxWire wire;
     private ReadJob curRead;
     private boolean readStarted;
     private long sendMsn;
@@ -97,42 +68,22 @@ final class Transmitter {
     private long atomicResponseMsn;
     private long publishedFpdus;
     private long publishedBytes;
-    /** System.nanoTime() when the channel stopped taking data with work pending, else 0. */
-    private long stallStart;
-    /** {@link StreamParams#transmitStallTimeoutMillis()}; 0 = off. */
-    private final long stallTimeoutMillis;
-    /** The running stall's timer, cancelled when the stall ends (a pending timer keeps the QP reachable). */
-    private io.netty.util.concurrent.ScheduledFuture<?> stallTimer;
-    /** The socket, when posting threads may write into it (epoll, nothing but the Receiver in the pipeline). */
-    private io.netty.channel.unix.FileDescriptor inPlaceFd;
-    /** A posting thread is running this transmitter (writes go to the socket, never to the channel). */
-    private boolean inPlace;
-    /** Octets an in-place write left over: the event loop writes them before anything else. */
-    private ByteBuf handover;
-    private final Runnable handoverTask = this::lockedFlush;
 
     Transmitter(QpEngine qp, Channel ch, StreamParams p) {
         this.qp = qp;
         this.ch = ch;
         this.encoder = new FpduEncoder(p.crc(), p.markersTx());
         this.mulpdu = p.mulpdu();
-        this.stallTimeoutMillis = p.transmitStallTimeoutMillis();
-        this.quiet = new VoidChannelPromise(ch, false);
-        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
-        this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
+        this.wire = new TxWire(qp, ch, mulpdu, p.transmitStallTimeoutMillis());
     }
 
     /** Lets posting threads transmit in place when the channel allows it; called once the Receiver is installed. */
     void enableInPlace(io.netty.channel.ChannelHandler receiver) {
-        io.netty.channel.ChannelPipeline pl = ch.pipeline();
-        if (TRANSMIT_IN_PLACE && ch instanceof io.netty.channel.epoll.AbstractEpollStreamChannel e
-                && pl.first() == receiver && pl.last() == receiver) {
-            inPlaceFd = e.fd();
-        }
+        wire.enableInPlace(receiver);
     }
 
     boolean inPlaceCapable() {
-        return inPlaceFd != null;
+        return wire.inPlaceCapable();
     }
 
     /**
@@ -141,15 +92,10 @@ final class Transmitter {
      * when nothing is left for the event loop (no message half sent, none waiting, no hand-over).
      */
     boolean pumpInPlace() {
-        if (!qp.txOpen() || cur != null || curRead != null || batch != null || handover != null || unflushed
-                || lastFinishedOnWire != null || !onWire.isEmpty() || stallStart != 0 || !ch.isActive()) {
+        if (!qp.txOpen() || cur != null || curRead != null || !wire.idle()) {
             return false;
         }
-        io.netty.channel.ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
-        if (ob == null || ob.totalPendingWriteBytes() != 0) {
-            return false; // bytes the loop wrote are still on their way: ours must follow them
-        }
-        inPlace = true;
+        wire.inPlace(true);
         try {
             while (qp.txOpen()) {
                 if (cur == null && curRead == null && !startNext()) {
@@ -160,43 +106,17 @@ final class Transmitter {
                 } else if (cur != null) {
                     emitRequest();
                 }
-                if (batch != null && batch.readableBytes() >= BATCH_BYTES) {
+                if (wire.batchFull()) {
                     break;
                 }
             }
             flushNow();
             qp.retireSends(); // a failure it raises (Terminate) is written in place too
         } finally {
-            inPlace = false;
+            wire.inPlace(false);
         }
-        return cur == null && curRead == null && handover == null && qp.sqPending.isEmpty()
+        return cur == null && curRead == null && !wire.handoverPending() && qp.sqPending.isEmpty()
                 && qp.inboundReads.isEmpty();
-    }
-
-    /** In place: the batch goes into the socket; what it does not take becomes the hand-over. */
-    private void writeInPlace() {
-        ByteBuf b = batch;
-        if (b == null) {
-            return;
-        }
-        batch = null;
-        unflushed = false;
-        int n;
-        try {
-            n = b.hasMemoryAddress() ? inPlaceFd.writeAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex())
-                    : inPlaceFd.write(b.internalNioBuffer(b.readerIndex(), b.readableBytes()), 0, b.readableBytes());
-        } catch (java.io.IOException ex) {
-            n = 0; // the loop's write of the hand-over meets the same error and closes the stream
-        }
-        qp.counters.inc(Counter.TX_IN_PLACE);
-        b.skipBytes(n);
-        if (b.isReadable()) {
-            qp.counters.inc(Counter.TX_IN_PLACE_HANDOVERS);
-            handover = b;
-            ch.eventLoop().execute(handoverTask);
-        } else {
-            b.release();
-        }
     }
 
     /** Emits as much as the channel takes, then flushes and retires finished WRs. */
@@ -210,40 +130,19 @@ final class Transmitter {
             } else if (cur != null) {
                 emitRequest();
             }
-            if (batch != null && batch.readableBytes() >= BATCH_BYTES) {
-                writeBatch();
+            if (wire.batchFull()) {
+                wire.writeBatch();
             }
         }
-        if (!ch.isWritable() && stallStart == 0 && qp.txOpen()) {
-            stallStart = System.nanoTime();
-            if (stallTimeoutMillis > 0) {
-                long started = stallStart;
-                stallTimer = ch.eventLoop().schedule(() -> qp.locked(() -> stallExpired(started)), stallTimeoutMillis,
-                        TimeUnit.MILLISECONDS);
-            }
-        }
+        wire.checkStall(qp.txOpen());
         flushNow();
         qp.retireSends();
     }
 
+    /** Everything encoded so far goes out (counters published once per flush, not per FPDU). */
     void flushNow() {
         publishCounters();
-        if (inPlace) {
-            writeInPlace();
-            return;
-        }
-        writeBatch();
-        if (lastFinishedOnWire != null) {
-            // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
-            lastFinishedOnWire.lastOnWire = true;
-            lastFinishedOnWire = null;
-            ch.write(Unpooled.EMPTY_BUFFER, ch.newPromise().addListener(wireDone));
-            unflushed = true;
-        }
-        if (unflushed) {
-            unflushed = false;
-            ch.flush();
-        }
+        wire.flush();
     }
 
     /** Publishes the FPDUs and stream octets encoded since the last flush (once per flush, not per FPDU). */
@@ -258,39 +157,9 @@ final class Transmitter {
         }
     }
 
-    /**
-     * The stall that began at {@code started} has lasted the transmit stall timeout if no writability change ended
-     * it: the peer does not drain the stream (zero window, or a reader of a few bytes per second), so the stream is
-     * lost as an LLP error (RFC 5044 section 8) instead of holding the QP's memory and work requests.
-     */
-    private void stallExpired(long started) {
-        if (stallStart == started && !ch.isWritable() && ch.isActive()) {
-            qp.counters.inc(Counter.TRANSMIT_STALL_TIMEOUTS);
-            qp.transmitStalled(stallTimeoutMillis);
-        }
-    }
-
-    /** Called when the channel turned writable: ends a backpressure stall begun by {@link #pump()}. */
+    /** Called when the channel turned writable: ends a backpressure stall. */
     void writable() {
-        if (stallStart != 0) {
-            long waited = System.nanoTime() - stallStart;
-            stallStart = 0;
-            cancelStallTimer();
-            qp.counters.inc(Counter.BACKPRESSURE_STALLS);
-            qp.counters.add(Counter.BACKPRESSURE_NANOS, waited);
-            io.jrnic.verbs.observe.JfrEvents.BackpressureStall e = new io.jrnic.verbs.observe.JfrEvents.BackpressureStall();
-            if (e.shouldCommit()) {
-                e.waitedNanos = waited;
-                e.commit();
-            }
-        }
-    }
-
-    private void cancelStallTimer() {
-        if (stallTimer != null) {
-            stallTimer.cancel(false);
-            stallTimer = null;
-        }
+        wire.writable();
     }
 
     private ByteBuf ulpdu() {
@@ -302,77 +171,12 @@ final class Transmitter {
     }
 
     void releaseBuffers() {
-        cancelStallTimer();
-        if (handover != null) {
-            handover.release();
-            handover = null;
-        }
-        if (batch != null) {
-            batch.release();
-            batch = null;
-        }
-        batches.release();
-        glue.release();
-    }
-
-    private void writeBatch() {
-        if (handover != null) {
-            ByteBuf h = handover;
-            handover = null;
-            ch.write(h, quiet);
-            unflushed = true;
-        }
-        if (batch != null) {
-            ByteBuf b = batch;
-            batch = null;
-            ch.write(b, quiet);
-            unflushed = true;
-        }
-    }
-
-    private ByteBuf out() {
-        return out(batches);
-    }
-
-    /** The open batch buffer, else a new one from {@code from} (it grows as needed). */
-    private ByteBuf out(OutboundBuffers from) {
-        unflushed = true;
-        if (batch == null) {
-            batch = from.take();
-        }
-        return batch;
-    }
-
-    private void lockedWireDone(ChannelFuture f) {
-        qp.lock.lock();
-        try {
-            wireDone(f);
-        } finally {
-            qp.lock.unlock();
-        }
-    }
-
-    private void lockedFlush() {
-        qp.locked(this::flushNow);
+        wire.release();
     }
 
     /** Zero-copy WRs whose bytes are still in the outbound buffer. */
     int onWire() {
-        return onWire.size();
-    }
-
-    private void wireDone(ChannelFuture f) {
-        SqEntry e;
-        while ((e = onWire.poll()) != null) {
-            if (f.isSuccess()) {
-                e.done = true;
-            }
-            if (e.lastOnWire) {
-                break;
-            }
-        }
-        // a failed write leaves the WR to the flush that follows the stream's close
-        qp.wireDrained(onWire.isEmpty());
+        return wire.onWire();
     }
 
     /** Picks the next message: a pending Read/Atomic answer, else the next send WR (ORD and fence permitting). */
@@ -448,9 +252,7 @@ final class Transmitter {
         if (curZeroCopy) {
             // done when the last slice has left the outbound buffer (the promise written at the next flush)
             curZeroCopy = false;
-            e.lastOnWire = false;
-            onWire.add(e);
-            lastFinishedOnWire = e;
+            wire.finishedZeroCopy(e);
         } else {
             e.done = true;
         }
@@ -595,7 +397,7 @@ final class Transmitter {
         qp.counters.terminate(t.layer(), t.errorType(), t.errorCode(), false);
         ulpdu().clear();
         t.encode(ulpdu(), Terminate.DEFAULT_MSN);
-        encoder.encode(ulpdu(), out());
+        encoder.encode(ulpdu(), wire.out());
         flushNow();
     }
 
@@ -613,7 +415,7 @@ final class Transmitter {
     }
 
     private void encode() {
-        encoder.encode(ulpdu(), out());
+        encoder.encode(ulpdu(), wire.out());
     }
 
     /**
@@ -637,25 +439,16 @@ final class Transmitter {
      * when the segment is large, in direct memory and markers are off (then true), else copied into the batch.
      */
     private boolean encodePayload(ByteBuf mem, int index, int len) {
-        if (inPlace || len < ZERO_COPY_MIN || encoder.markers() || !mem.isDirect() || mem.nioBufferCount() != 1) {
-            encoder.encode(ulpdu(), mem, index, len, out());
+        if (len < ZERO_COPY_MIN || !wire.zeroCopyAllowed() || encoder.markers() || !mem.isDirect()
+                || mem.nioBufferCount() != 1) {
+            encoder.encode(ulpdu(), mem, index, len, wire.out());
             return false;
         }
-        encoder.beginFpdu(ulpdu(), len, out(glue));
-        encoder.crcPayload(view(mem, index, len));
-        writeBatch();
-        ch.write(mem.retainedSlice(index, len), quiet);
-        encoder.endFpdu(out(glue));
+        encoder.beginFpdu(ulpdu(), len, wire.outGlue());
+        encoder.crcPayload(wire.view(mem, index, len));
+        wire.writeSlice(mem, index, len);
+        encoder.endFpdu(wire.outGlue());
         return true;
     }
 
-    /** {@code mem[index, index + len)} as the reused NIO view (no allocation while the memory is the same). */
-    private ByteBuffer view(ByteBuf mem, int index, int len) {
-        if (mem != viewOf) {
-            view = mem.nioBuffer(0, mem.capacity());
-            viewOf = mem;
-        }
-        view.clear().limit(index + len).position(index);
-        return view;
-    }
 }

@@ -1,0 +1,320 @@
+package io.jrnic.soft.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
+import io.netty.channel.epoll.AbstractEpollStreamChannel;
+import io.netty.channel.unix.FileDescriptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Where the {@link Transmitter}'s octets go, in stream order (RFC 5044 section 4: FPDUs back to back on one TCP
+ * stream): reused batch buffers written to the channel; zero-copy payload slices of registered memory between small
+ * head/tail buffers, whose work requests complete by one write promise once their bytes left the outbound buffer;
+ * and, for a posting thread transmitting in place, the socket itself, with a hand-over of what it did not take that
+ * the event loop writes before anything else. Also the backpressure stall and its timeout. All under the QP's lock.
+ */
+final class TxWire {
+    static final int BATCH_BYTES = 64 * 1024;
+    /** Initial size of a buffer holding only FPDU heads and tails around zero-copy payloads. */
+    static final int GLUE_BYTES = 256;
+    /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
+    static final int BATCH_SLOTS = 12;
+    static final int GLUE_SLOTS = 32;
+    /** Whether posting threads may transmit in place (on by default; {@code -Djrnic.transmitInPlace=false} for comparisons). */
+    static final boolean TRANSMIT_IN_PLACE = !"false".equals(System.getProperty("jrnic.transmitInPlace"));
+
+    private final QpEngine qp;
+    private final Channel ch;
+    /** Writes need no promise: failures surface as the stream's close (channelInactive). */
+    private final ChannelPromise quiet;
+    /** Batch buffers (copy path) and small head/tail buffers (zero-copy path), reused. */
+    private final OutboundBuffers batches;
+    private final OutboundBuffers glue;
+    private ByteBuf batch;
+    private boolean unflushed;
+    /** Zero-copy WRs finished since the last flush: they complete together, by one write promise. */
+    private SqEntry lastFinishedOnWire;
+    /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (promises complete in order). */
+    private final ArrayDeque<SqEntry> onWire = new ArrayDeque<>();
+    private final ChannelFutureListener wireDone = this::lockedWireDone;
+    /** A direct NIO view of the memory last sent zero-copy, for the CRC (reused across FPDUs). */
+    private ByteBuf viewOf;
+    private ByteBuffer view;
+    /** System.nanoTime() when the channel stopped taking data with work pending, else 0. */
+    private long stallStart;
+    /** {@link StreamParams#transmitStallTimeoutMillis()}; 0 = off. */
+    private final long stallTimeoutMillis;
+    /** The running stall's timer, cancelled when the stall ends (a pending timer keeps the QP reachable). */
+    private io.netty.util.concurrent.ScheduledFuture<?> stallTimer;
+    /** The socket, when posting threads may write into it (epoll, nothing but the Receiver in the pipeline). */
+    private FileDescriptor inPlaceFd;
+    /** A posting thread is transmitting: batches go to the socket, never to the channel. */
+    private boolean inPlace;
+    /** Octets an in-place write left over: the event loop writes them before anything else. */
+    private ByteBuf handover;
+    private final Runnable handoverTask = this::lockedFlush;
+
+    TxWire(QpEngine qp, Channel ch, int mulpdu, long stallTimeoutMillis) {
+        this.qp = qp;
+        this.ch = ch;
+        this.stallTimeoutMillis = stallTimeoutMillis;
+        this.quiet = new VoidChannelPromise(ch, false);
+        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
+        this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
+    }
+
+    // ---------------------------------------------------------------- buffers
+
+    /** The open batch, else a new one (it grows as needed). */
+    ByteBuf out() {
+        return out(batches);
+    }
+
+    /** The open batch, else a small one for FPDU heads and tails around a zero-copy payload. */
+    ByteBuf outGlue() {
+        return out(glue);
+    }
+
+    private ByteBuf out(OutboundBuffers from) {
+        unflushed = true;
+        if (batch == null) {
+            batch = from.take();
+        }
+        return batch;
+    }
+
+    boolean batchFull() {
+        return batch != null && batch.readableBytes() >= BATCH_BYTES;
+    }
+
+    /** Payloads may go zero-copy (not when a posting thread writes into the socket: it copies). */
+    boolean zeroCopyAllowed() {
+        return !inPlace;
+    }
+
+    /** Writes the batch so far, then a retained slice of {@code mem} (a zero-copy payload). */
+    void writeSlice(ByteBuf mem, int index, int len) {
+        writeBatch();
+        ch.write(mem.retainedSlice(index, len), quiet);
+    }
+
+    /** {@code mem[index, index + len)} as the reused NIO view (no allocation while the memory is the same). */
+    ByteBuffer view(ByteBuf mem, int index, int len) {
+        if (mem != viewOf) {
+            view = mem.nioBuffer(0, mem.capacity());
+            viewOf = mem;
+        }
+        view.clear().limit(index + len).position(index);
+        return view;
+    }
+
+    // ---------------------------------------------------------------- writes and completions
+
+    /** Writes what is pending: the hand-over first, then the batch. */
+    void writeBatch() {
+        if (handover != null) {
+            ByteBuf h = handover;
+            handover = null;
+            ch.write(h, quiet);
+            unflushed = true;
+        }
+        if (batch != null) {
+            ByteBuf b = batch;
+            batch = null;
+            ch.write(b, quiet);
+            unflushed = true;
+        }
+    }
+
+    /** Everything encoded so far goes out: into the socket in place, else to the channel, flushed. */
+    void flush() {
+        if (inPlace) {
+            writeInPlace();
+            return;
+        }
+        writeBatch();
+        if (lastFinishedOnWire != null) {
+            // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
+            lastFinishedOnWire.lastOnWire = true;
+            lastFinishedOnWire = null;
+            ch.write(Unpooled.EMPTY_BUFFER, ch.newPromise().addListener(wireDone));
+            unflushed = true;
+        }
+        if (unflushed) {
+            unflushed = false;
+            ch.flush();
+        }
+    }
+
+    /** {@code e} finished with payload sent zero-copy: it completes by the promise written at the next flush. */
+    void finishedZeroCopy(SqEntry e) {
+        e.lastOnWire = false;
+        onWire.add(e);
+        lastFinishedOnWire = e;
+    }
+
+    /** Zero-copy WRs whose bytes are still in the outbound buffer. */
+    int onWire() {
+        return onWire.size();
+    }
+
+    private void lockedWireDone(ChannelFuture f) {
+        qp.lock.lock();
+        try {
+            SqEntry e;
+            while ((e = onWire.poll()) != null) {
+                if (f.isSuccess()) {
+                    e.done = true;
+                }
+                if (e.lastOnWire) {
+                    break;
+                }
+            }
+            // a failed write leaves the WR to the flush that follows the stream's close
+            qp.wireDrained(onWire.isEmpty());
+        } finally {
+            qp.lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- transmit in place
+
+    /** Lets posting threads transmit in place when the channel allows it; called once the Receiver is installed. */
+    void enableInPlace(ChannelHandler receiver) {
+        ChannelPipeline pl = ch.pipeline();
+        if (TRANSMIT_IN_PLACE && ch instanceof AbstractEpollStreamChannel e && pl.first() == receiver
+                && pl.last() == receiver) {
+            inPlaceFd = e.fd();
+        }
+    }
+
+    boolean inPlaceCapable() {
+        return inPlaceFd != null;
+    }
+
+    /**
+     * Whether a posting thread may start writing into the socket: nothing of this stream is waiting anywhere (no
+     * batch, no hand-over, no zero-copy promise, no stall, an empty outbound buffer), so its bytes come next.
+     */
+    boolean idle() {
+        if (batch != null || handover != null || unflushed || lastFinishedOnWire != null || !onWire.isEmpty()
+                || stallStart != 0 || !ch.isActive()) {
+            return false;
+        }
+        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
+        return ob != null && ob.totalPendingWriteBytes() == 0; // else the loop's bytes are still on their way
+    }
+
+    void inPlace(boolean on) {
+        inPlace = on;
+    }
+
+    boolean handoverPending() {
+        return handover != null;
+    }
+
+    /** In place: the batch goes into the socket; what it does not take becomes the hand-over. */
+    private void writeInPlace() {
+        ByteBuf b = batch;
+        if (b == null) {
+            return;
+        }
+        batch = null;
+        unflushed = false;
+        int n;
+        try {
+            n = b.hasMemoryAddress() ? inPlaceFd.writeAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex())
+                    : inPlaceFd.write(b.internalNioBuffer(b.readerIndex(), b.readableBytes()), 0, b.readableBytes());
+        } catch (IOException ex) {
+            n = 0; // the loop's write of the hand-over meets the same error and closes the stream
+        }
+        qp.counters.inc(Counter.TX_IN_PLACE);
+        b.skipBytes(n);
+        if (b.isReadable()) {
+            qp.counters.inc(Counter.TX_IN_PLACE_HANDOVERS);
+            handover = b;
+            ch.eventLoop().execute(handoverTask);
+        } else {
+            b.release();
+        }
+    }
+
+    private void lockedFlush() {
+        qp.locked(this::flush);
+    }
+
+    // ---------------------------------------------------------------- backpressure
+
+    /** After a pump: the channel stopped taking data while the QP may send: a stall begins (timer armed). */
+    void checkStall(boolean txOpen) {
+        if (!ch.isWritable() && stallStart == 0 && txOpen) {
+            stallStart = System.nanoTime();
+            if (stallTimeoutMillis > 0) {
+                long started = stallStart;
+                stallTimer = ch.eventLoop().schedule(() -> qp.locked(() -> stallExpired(started)), stallTimeoutMillis,
+                        TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /**
+     * The stall that began at {@code started} has lasted the transmit stall timeout if no writability change ended
+     * it: the peer does not drain the stream (zero window, or a reader of a few bytes per second), so the stream is
+     * lost as an LLP error (RFC 5044 section 8) instead of holding the QP's memory and work requests.
+     */
+    private void stallExpired(long started) {
+        if (stallStart == started && !ch.isWritable() && ch.isActive()) {
+            qp.counters.inc(Counter.TRANSMIT_STALL_TIMEOUTS);
+            qp.transmitStalled(stallTimeoutMillis);
+        }
+    }
+
+    /** The channel turned writable: ends a backpressure stall begun by {@link #checkStall}. */
+    void writable() {
+        if (stallStart != 0) {
+            long waited = System.nanoTime() - stallStart;
+            stallStart = 0;
+            cancelStallTimer();
+            qp.counters.inc(Counter.BACKPRESSURE_STALLS);
+            qp.counters.add(Counter.BACKPRESSURE_NANOS, waited);
+            io.jrnic.verbs.observe.JfrEvents.BackpressureStall e = new io.jrnic.verbs.observe.JfrEvents.BackpressureStall();
+            if (e.shouldCommit()) {
+                e.waitedNanos = waited;
+                e.commit();
+            }
+        }
+    }
+
+    private void cancelStallTimer() {
+        if (stallTimer != null) {
+            stallTimer.cancel(false);
+            stallTimer = null;
+        }
+    }
+
+    /** The stream closed: drops the reused buffers (those still in flight are freed by the channel). */
+    void release() {
+        cancelStallTimer();
+        if (handover != null) {
+            handover.release();
+            handover = null;
+        }
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
+        batches.release();
+        glue.release();
+    }
+}
