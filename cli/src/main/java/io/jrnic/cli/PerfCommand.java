@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "perf", mixinStandardHelpOptions = true,
         description = {"RDMA WRITE/READ/SEND bandwidth, message rate and latency over the soft RNIC, "
-                + "each next to a raw-TCP baseline (blocking java.nio SocketChannel, TCP_NODELAY, same JVM, same loopback).",
+                + "each next to a raw-TCP baseline (java.nio SocketChannel, TCP_NODELAY, same JVM, same loopback;"
+                + " latency twice: busy-polling against busy-polling, blocking against blocking).",
                 "With no --server/--connect: server and client in this process over 127.0.0.1.",
                 "Exit code: 0 all passed (data verified), 1 a test failed, 2 could not run."})
 public final class PerfCommand implements Callable<Integer> {
@@ -47,7 +48,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--test", defaultValue = "all", description = "write, read, send or all (default)")
     Which test;
 
-    @Option(names = "--mode", defaultValue = "all", description = "bw (bandwidth and message rate), lat, or all (default)")
+    @Option(names = "--mode", defaultValue = "all", description = "bw (bandwidth and message rate), lat (latency, busy-polling"
+            + " and blocking rows), or all (default)")
     Mode mode;
 
     @Option(names = "--size", split = ",", paramLabel = "N",
@@ -238,7 +240,11 @@ public final class PerfCommand implements Callable<Integer> {
 
     PerfConfig config() {
         Set<Op> ops = test == Which.all ? EnumSet.allOf(Op.class) : EnumSet.of(Op.valueOf(test.name().toUpperCase()));
-        Set<Kind> kinds = mode == Mode.all ? EnumSet.allOf(Kind.class) : EnumSet.of(Kind.valueOf(mode.name().toUpperCase()));
+        Set<Kind> kinds = switch (mode) {
+            case bw -> EnumSet.of(Kind.BW);
+            case lat -> EnumSet.of(Kind.LAT, Kind.LAT_BLOCK);
+            case all -> EnumSet.allOf(Kind.class);
+        };
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
                 mpaRev, maxSeconds, !noTcp).withReps(reps).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
@@ -249,9 +255,12 @@ public final class PerfCommand implements Callable<Integer> {
                 + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
                 + "; each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs (RDMA, TCP, RDMA, TCP...) and shows"
                 + " the median run of each side with the min-max over the runs; ratio = ratio of the medians"
-                + "; TCP baseline: blocking java.nio SocketChannel, TCP_NODELAY, reused direct buffer, same size and iterations;"
-                + " bandwidth rows batch whole messages into writes of up to 64 KiB (as a TCP sender would; one message"
-                + " per write from 64 KiB up), latency rows ping-pong one message; warm-up: every RDMA test and every TCP baseline"
+                + "; TCP baseline: java.nio SocketChannel, TCP_NODELAY, reused direct buffer, same size and iterations;"
+                + " bandwidth rows write on a blocking channel, batching whole messages into writes of up to 64 KiB (as a TCP"
+                + " sender would; one message per write from 64 KiB up); latency rows ping-pong one message, like for like:"
+                + " busy-polling rows on non-blocking channels spinning on both sides (as RDMA polls memory or the CQ),"
+                + " blocking rows on blocking channels on both sides (as RDMA waits on its completion channel)"
+                + "; warm-up: every RDMA test and every TCP baseline"
                 + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
                 + " (at most 64 rounds), all before the first measured run, and once more just before each measured run;"
                 + " every RDMA test verifies the bytes it moved.";

@@ -18,10 +18,12 @@ class PerfCommandTest {
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> lines = r.outLines();
         assertEquals(Table.CSV_HEADER, lines.get(0));
-        assertEquals(7, lines.size(), r.out());
-        for (String l : lines.subList(1, 7)) {
+        assertEquals(9, lines.size(), r.out());
+        for (String l : lines.subList(1, 9)) {
             assertTrue(l.contains(",ok,"), l);
         }
+        assertEquals(List.of("bw", "bw", "bw", "lat", "lat", "lat", "lat-block", "lat-block"),
+                lines.subList(1, 9).stream().map(l -> l.split(",")[0]).toList());
     }
 
     @Test
@@ -55,6 +57,9 @@ class PerfCommandTest {
                 "--reps", "2");
         assertEquals(0, text.exit(), text.err() + text.out());
         assertTrue(text.out().contains("alternates 2 RDMA and 2 TCP runs"), text.out());
+        // --mode lat: a busy-polling and a blocking row, each in its own section
+        assertTrue(text.out().contains("Latency, busy-polling  (") && text.out().contains("Latency, blocking  ("), text.out());
+        assertTrue(text.out().contains("all 2 tests passed (data verified)"), text.out());
     }
 
     @Test

@@ -17,15 +17,42 @@ final class Cq {
     /** Longest single block on the completion channel: waits for the control channel are checked this often. */
     static final long BLOCK_MILLIS = 1;
 
+    /** How a wait for a completion idles. */
+    enum Wait {
+        /** Bandwidth loops: spin, yield, then block on the completion channel ({@link Deadline#idle(String, Deadline.Blocker)}). */
+        BACKOFF,
+        /** Busy-polling latency: spin, yield up to {@link Deadline#YIELD_NANOS}, then park; never blocks. */
+        POLL,
+        /** Blocking latency: arm, re-check, block on the completion channel at once. */
+        BLOCK;
+
+        static Wait of(Kind k) {
+            return switch (k) {
+                case BW -> BACKOFF;
+                case LAT -> POLL;
+                case LAT_BLOCK -> BLOCK;
+            };
+        }
+    }
+
     private final CompletionQueue cq;
     private final CompletionChannel channel;
     private final Deadline.Blocker blocker;
+    private final Wait wait;
     final Completion[] batch = Completion.array(64);
 
     Cq(CompletionQueue cq) {
+        this(cq, Wait.BACKOFF);
+    }
+
+    Cq(CompletionQueue cq, Wait wait) {
         this.cq = cq;
         this.channel = cq.channel();
         this.blocker = channel == null ? null : this::block;
+        if (wait == Wait.BLOCK && channel == null) {
+            throw new IllegalArgumentException("a blocking wait needs a CQ with a completion channel");
+        }
+        this.wait = wait;
     }
 
     /** A CQ of {@code capacity} notifying a channel of its own (closed with the CQ by {@link #closeCq}). */
@@ -49,11 +76,15 @@ final class Cq {
     }
 
     /**
-     * Nothing polled: spin, yield, then block on the completion channel (woken by the next completion, at
-     * most {@link #BLOCK_MILLIS}) rather than sleeping a fixed time. Only for waits a completion ends.
+     * Nothing polled: idle as this CQ's {@link Wait} says; a block on the completion channel is woken by the next
+     * completion, or after {@link #BLOCK_MILLIS}. Only for waits a completion ends.
      */
     void idle(Deadline d, String waitingFor) throws TimeoutException {
-        d.idle(waitingFor, blocker);
+        switch (wait) {
+            case BACKOFF -> d.idle(waitingFor, blocker);
+            case POLL -> d.idlePolling(waitingFor);
+            case BLOCK -> d.idleBlocking(waitingFor, blocker);
+        }
     }
 
     private void block() {

@@ -4,9 +4,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A wall-clock cap plus a polite wait strategy: spin briefly, then yield, then park 20 us (or block on a
- * completion channel, see {@link Cq#idle}), so that two busy-polling sides and the engine's threads can
- * share two cores.
+ * A wall-clock cap plus wait strategies: {@link #idle} spins briefly, yields, then parks 20 us (or blocks on a
+ * completion channel, see {@link Cq}), so that two busy-polling sides and the engine's threads can share two
+ * cores; {@link #idlePolling} (busy-polling latency) yields longer before parking and never blocks;
+ * {@link #idleBlocking} (blocking latency) blocks at once.
  */
 public final class Deadline {
     /**
@@ -78,6 +79,27 @@ public final class Deadline {
         idle(waitingFor, null, true);
     }
 
+    /**
+     * For a blocking latency loop: no spinning, no yielding; checks the deadline and the stall, then blocks with
+     * {@code blocker} at once (e.g. arm the CQ, re-check, wait on the completion channel).
+     */
+    public void idleBlocking(String waitingFor, Blocker blocker) throws TimeoutException {
+        if (++idle == 1) {
+            lastProgress = System.nanoTime();
+        }
+        check(System.nanoTime(), waitingFor);
+        blocker.block();
+    }
+
+    private void check(long now, String waitingFor) throws TimeoutException {
+        if (now - end >= 0) {
+            throw new TimeoutException("timed out waiting for " + waitingFor);
+        }
+        if (now - lastProgress > stallNanos) {
+            throw new TimeoutException("no progress for " + stallNanos / 1_000_000_000L + " s waiting for " + waitingFor);
+        }
+    }
+
     private void idle(String waitingFor, Blocker blocker, boolean yieldLonger) throws TimeoutException {
         int n = ++idle;
         if (n == 1) {
@@ -89,13 +111,7 @@ public final class Deadline {
             Thread.yield();
         } else {
             if ((n & 15) == 0) {
-                long now = System.nanoTime();
-                if (now - end >= 0) {
-                    throw new TimeoutException("timed out waiting for " + waitingFor);
-                }
-                if (now - lastProgress > stallNanos) {
-                    throw new TimeoutException("no progress for " + stallNanos / 1_000_000_000L + " s waiting for " + waitingFor);
-                }
+                check(System.nanoTime(), waitingFor);
             }
             if (blocker != null) {
                 blocker.block();

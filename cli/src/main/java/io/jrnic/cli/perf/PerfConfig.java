@@ -120,7 +120,10 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps);
     }
 
-    /** The rows to run, in table order: bandwidth rows (per op, per size) then latency rows. */
+    /**
+     * The rows to run, in table order: bandwidth rows (per op, per size), busy-polling latency rows, then blocking
+     * latency rows (READ and SEND: WRITE latency polls memory and has no blocking form).
+     */
     public List<PerfCase> plan() {
         List<PerfCase> out = new ArrayList<>();
         for (Kind k : Kind.values()) {
@@ -128,7 +131,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
                 continue;
             }
             for (Op op : Op.values()) {
-                if (!ops.contains(op)) {
+                if (!ops.contains(op) || !k.has(op)) {
                     continue;
                 }
                 List<Integer> sz = !sizes.isEmpty() ? sizes
@@ -143,7 +146,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
 
     /** Default count: bandwidth rows move about 256 MB (4000 x 64 KiB) or 100000 messages; latency 2000 round trips. */
     static long defaultIterations(Kind k, int size) {
-        if (k == Kind.LAT) {
+        if (k.latency()) {
             return DEFAULT_LAT_ITERS;
         }
         return size >= 4096 ? Math.max(100, DEFAULT_BW_ITERS * DEFAULT_BW_SIZE / size) : DEFAULT_RATE_ITERS;

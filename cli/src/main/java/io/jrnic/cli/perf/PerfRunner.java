@@ -140,12 +140,16 @@ public final class PerfRunner {
         }
     }
 
-    /** The raw-TCP figure for a case: a stream for BW, a ping-pong for LAT (scaled like the RDMA row). */
+    /**
+     * The raw-TCP figure for a case: a stream for BW, a busy-polling ping-pong for LAT, a blocking one for LAT_BLOCK
+     * (scaled like the RDMA row).
+     */
     static Object baseline(PerfCase c, InetSocketAddress addr, long maxNanos) throws IOException {
         if (c.kind() == Kind.BW) {
             return TcpPerf.bandwidth(addr, c.size(), c.iterations(), maxNanos);
         }
-        TcpPerf.Run r = TcpPerf.pingPong(addr, c.size(), c.iterations(), maxNanos);
+        TcpPerf.Run r = c.kind() == Kind.LAT ? TcpPerf.busyPingPong(addr, c.size(), c.iterations(), maxNanos)
+                : TcpPerf.pingPong(addr, c.size(), c.iterations(), maxNanos);
         if (r.iterations() == 0) {
             throw new IOException("no TCP round trip within the cap");
         }

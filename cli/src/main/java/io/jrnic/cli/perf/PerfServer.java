@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The passive side of {@code jrnic perf}: an RDMA listener on the RDMA port and, on the baseline
- * port, the out-of-band control channel plus the raw-TCP sink and echo. One control session runs one
+ * port, the out-of-band control channel plus the raw-TCP sink and the blocking and busy-polling echoes. One control session runs one
  * test at a time; each test gets its own CQ, QP, memory regions and RDMA connection.
  */
 public final class PerfServer implements AutoCloseable {
@@ -114,6 +114,10 @@ public final class PerfServer implements AutoCloseable {
                 case TcpPerf.ECHO -> {
                     dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
                     TcpPerf.echo(ch);
+                }
+                case TcpPerf.BUSY_ECHO -> {
+                    dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
+                    TcpPerf.busyEcho(ch, config.maxNanos() * 2 + 30_000_000_000L);
                 }
                 case Control.CONTROL -> controlSession(new Control(ch.socket()));
                 default -> log("unknown connection kind " + kind.get(0));
@@ -233,6 +237,9 @@ public final class PerfServer implements AutoCloseable {
             int size = test.size();
             if (size > PerfConfig.MAX_SIZE || b.window() < 1 || b.window() > 512) {
                 throw new IllegalArgumentException("size " + size + " / window " + b.window() + " out of range");
+            }
+            if (!test.kind().has(test.op())) {
+                throw new IllegalArgumentException("no " + test.name() + " test");
             }
             targetBytes = new byte[size];
             if (test.op() == Op.READ) {

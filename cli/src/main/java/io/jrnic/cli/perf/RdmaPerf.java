@@ -31,7 +31,9 @@ import java.util.concurrent.TimeoutException;
  * signaled, completions polled in batches; SEND is flow-controlled by the receives the server says it
  * posted (credits on the control channel), since iWARP has no receiver-not-ready retry. Time runs from
  * the first post to the last completion. Latency: WRITE as ib_write_lat (both sides poll the last byte
- * of their buffer), SEND as a SEND/RECV ping-pong (both half a round trip), READ one at a time (whole).
+ * of their buffer), SEND as a SEND/RECV ping-pong (both half a round trip), READ one at a time (whole);
+ * {@link Kind#LAT} polls memory and the CQ (never blocking), {@link Kind#LAT_BLOCK} waits on the completion
+ * channel at once (SEND and READ only). Both sides wait the same way ({@link Cq.Wait}).
  */
 public final class RdmaPerf implements AutoCloseable {
     /** What one test produced on the RDMA side. */
@@ -203,7 +205,7 @@ public final class RdmaPerf implements AutoCloseable {
 
         Loop(ClientTest t) {
             this.t = t;
-            this.cq = new Cq(t.cq);
+            this.cq = new Cq(t.cq, Cq.Wait.of(t.test.kind()));
             this.size = t.size;
             this.cap = Deadline.in(config.maxNanos());
             this.hang = Deadline.in(config.maxNanos() + 10_000_000_000L).stall(STALL_NANOS);
@@ -347,6 +349,7 @@ public final class RdmaPerf implements AutoCloseable {
                 t.qp.postSend(s);
                 boolean sent = false;
                 boolean got = false;
+                String what = null; // built on the first idle call only: no allocation in the poll loop
                 while (!got || !sent) {
                     int n = cq.poll();
                     for (int k = 0; k < n; k++) {
@@ -364,7 +367,8 @@ public final class RdmaPerf implements AutoCloseable {
                         }
                     }
                     if (n == 0) {
-                        cq.idle(hang, "the reply to SEND " + i);
+                        what = what != null ? what : "the reply to SEND " + i;
+                        cq.idle(hang, what);
                     } else {
                         hang.progress();
                     }
@@ -384,7 +388,7 @@ public final class RdmaPerf implements AutoCloseable {
             }
             return switch (t.test.op()) {
                 case READ -> Pattern.check("client buffer after RDMA READs", t.landingBytes, 0, size);
-                case SEND -> t.test.kind() == Kind.LAT
+                case SEND -> t.test.kind().latency()
                         ? Pattern.check("client buffer after SEND ping-pong", t.landingBytes, 0, size) : null;
                 case WRITE -> {
                     if (t.test.kind() == Kind.BW) {

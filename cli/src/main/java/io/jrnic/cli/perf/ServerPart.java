@@ -17,7 +17,7 @@ final class ServerPart {
     ServerPart(PerfServer.ServerTest t, Deadline d) {
         this.t = t;
         this.d = d;
-        this.cq = new Cq(t.cq);
+        this.cq = new Cq(t.cq, Cq.Wait.of(t.test.kind()));
         this.size = t.test.size();
     }
 
@@ -182,7 +182,7 @@ final class ServerPart {
                 if (t.endArrived() && (t.endCount < 0 || t.endCount <= i)) {
                     break;
                 }
-                cq.idle(d, "SEND " + i + " of the ping-pong");
+                cq.idle(d, "a SEND of the ping-pong");
             }
         }
         t.servedIterations = i;

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * {@code jrnic perf --sweep} (as perftest's {@code -a}): every chosen operation at every size from 2 B to 8 MiB
- * (powers of two, or the given sizes), bandwidth and latency, each row next to its TCP baseline as in the table;
+ * (powers of two, or the given sizes), bandwidth and busy-polling latency ({@link Kind#LAT}; no blocking latency,
+ * for time), each row next to its TCP baseline as in the table;
  * written as {@code perf-sweep.csv} (the table's CSV) and drawn by {@link SweepChart} as {@code perf-sweep.png}
  * and {@code perf-sweep.svg}. Iterations shrink with the size so that the whole sweep takes minutes, not hours:
  * bandwidth rows move about 64 MiB (at most 20,000 messages), latency rows 500 round trips (100 above 1 MiB),
@@ -35,7 +36,7 @@ public final class Sweep {
     }
 
     static long iterations(Kind k, int size) {
-        if (k == Kind.LAT) {
+        if (k.latency()) {
             return size > (1 << 20) ? 100 : 500;
         }
         return Math.max(50, Math.min(20_000, BW_BYTES / size));
@@ -46,7 +47,7 @@ public final class Sweep {
                                    Path dir, PrintWriter progress) throws IOException {
         List<Result> all = new ArrayList<>();
         for (Kind k : Kind.values()) {
-            if (!base.kinds().contains(k)) {
+            if (!base.kinds().contains(k) || k == Kind.LAT_BLOCK) { // time budget: latency is swept busy-polling only
                 continue;
             }
             for (int size : sizes) {

@@ -77,7 +77,7 @@ public final class SweepChart {
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(size);
         XYPlot bw = subplot(results, Kind.BW, new NumberAxis("bandwidth (MB/s, median run)"));
         plot.add(bw, 1);
-        LogAxis us = new LogAxis("latency p50 (microseconds; TCP: ping-pong)");
+        LogAxis us = new LogAxis("latency p50 (microseconds; busy-polling, TCP: ping-pong)");
         us.setBase(2);
         us.setSmallestValue(0.1);
         us.setAutoTickUnitSelection(false);

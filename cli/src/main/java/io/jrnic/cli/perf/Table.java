@@ -18,7 +18,6 @@ public final class Table {
             out.println(banner);
         }
         List<Result> bw = results.stream().filter(r -> r.test().kind() == Kind.BW).toList();
-        List<Result> lat = results.stream().filter(r -> r.test().kind() == Kind.LAT).toList();
         if (!bw.isEmpty()) {
             out.println();
             out.println("Bandwidth / message rate  (MB = 10^6 bytes, Mpps = 10^6 messages/s; figures: the median run of each"
@@ -40,33 +39,46 @@ public final class Table {
                         ratio(r.ratio()), outcome(r)));
             }
         }
-        if (!lat.isEmpty()) {
-            out.println();
-            out.println("Latency in microseconds  (write/send: half round trip of a ping-pong, as ib_write_lat/ib_send_lat;"
-                    + " read: one whole READ, as ib_read_lat; TCP: ping-pong of the same size, same convention;"
-                    + " figures: the run with the median p50 of each side; range: min-max p50 over the runs;"
-                    + " ratio = median RDMA p50 / median TCP p50)");
-            out.println(String.format(Locale.ROOT, "%-6s %8s %8s %8s %8s %8s %8s %15s | %8s %8s %8s %8s %15s | %6s  %s",
-                    "test", "bytes", "iters", "t_min", "t_p50", "t_p99", "t_max", "p50 range", "TCP min", "TCP p50", "TCP p99",
-                    "TCP max", "TCP p50 range", "ratio", "result"));
-            for (Result r : lat) {
-                LatFigure a = r.rdmaLat();
-                LatFigure t = r.tcpLat();
-                out.println(String.format(Locale.ROOT, "%-6s %8d %8s %8s %8s %8s %8s %15s | %8s %8s %8s %8s %15s | %6s  %s",
-                        r.test().op().label(), r.test().size(),
-                        a == null ? "-" : Long.toString(a.iterations()),
-                        a == null ? "-" : f2(a.minUs()), a == null ? "-" : f2(a.p50Us()),
-                        a == null ? "-" : f2(a.p99Us()), a == null ? "-" : f2(a.maxUs()), range(r.rdmaSpread()),
-                        t == null ? "-" : f2(t.minUs()), t == null ? "-" : f2(t.p50Us()),
-                        t == null ? "-" : f2(t.p99Us()), t == null ? "-" : f2(t.maxUs()), range(r.tcpSpread()),
-                        ratio(r.ratio()), outcome(r)));
-            }
-        }
+        latency(out, results, Kind.LAT, "Latency, busy-polling  (microseconds; both sides busy-poll, never block: RDMA write"
+                + " polls the last byte of its buffer as ib_write_lat, send polls the CQ on both sides, read polls the client's"
+                + " CQ (the server's CPU takes no part); TCP: non-blocking SocketChannels on both sides spinning on read/write;"
+                + " every wait spins, then yields up to " + Deadline.YIELD_NANOS / 1_000_000 + " ms, then parks 20 us.");
+        latency(out, results, Kind.LAT_BLOCK, "Latency, blocking  (microseconds; both sides block, no spinning: RDMA send and"
+                + " read arm the CQ, re-check it and wait on the completion channel; TCP: blocking SocketChannels on both"
+                + " sides; no write row: RDMA WRITE latency polls memory.");
         long failed = results.stream().filter(r -> !r.ok()).count();
         out.println();
         out.println(failed == 0 ? "all " + results.size() + " tests passed (data verified)"
                 : failed + " of " + results.size() + " tests FAILED");
         out.flush();
+    }
+
+    /** The section of latency rows of {@code kind}, if any, under {@code heading} (which goes on with the conventions). */
+    private static void latency(PrintWriter out, List<Result> results, Kind kind, String heading) {
+        List<Result> lat = results.stream().filter(r -> r.test().kind() == kind).toList();
+        if (lat.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println(heading + " Write/send: half round trip of a ping-pong, as ib_write_lat/ib_send_lat;"
+                + " read: one whole READ, as ib_read_lat; TCP: ping-pong of the same size, same convention;"
+                + " figures: the run with the median p50 of each side; range: min-max p50 over the runs;"
+                + " ratio = median RDMA p50 / median TCP p50)");
+        out.println(String.format(Locale.ROOT, "%-6s %8s %8s %8s %8s %8s %8s %15s | %8s %8s %8s %8s %15s | %6s  %s",
+                "test", "bytes", "iters", "t_min", "t_p50", "t_p99", "t_max", "p50 range", "TCP min", "TCP p50", "TCP p99",
+                "TCP max", "TCP p50 range", "ratio", "result"));
+        for (Result r : lat) {
+            LatFigure a = r.rdmaLat();
+            LatFigure t = r.tcpLat();
+            out.println(String.format(Locale.ROOT, "%-6s %8d %8s %8s %8s %8s %8s %15s | %8s %8s %8s %8s %15s | %6s  %s",
+                    r.test().op().label(), r.test().size(),
+                    a == null ? "-" : Long.toString(a.iterations()),
+                    a == null ? "-" : f2(a.minUs()), a == null ? "-" : f2(a.p50Us()),
+                    a == null ? "-" : f2(a.p99Us()), a == null ? "-" : f2(a.maxUs()), range(r.rdmaSpread()),
+                    t == null ? "-" : f2(t.minUs()), t == null ? "-" : f2(t.p50Us()),
+                    t == null ? "-" : f2(t.p99Us()), t == null ? "-" : f2(t.maxUs()), range(r.tcpSpread()),
+                    ratio(r.ratio()), outcome(r)));
+        }
     }
 
     public static void csv(PrintWriter out, List<Result> results) {

@@ -10,19 +10,24 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * The raw-TCP baseline: blocking java.nio SocketChannels, TCP_NODELAY, one reused direct buffer per
- * side, over the same loopback in the same JVM as the RDMA run. Bandwidth: the client writes
+ * The raw-TCP baseline: java.nio SocketChannels, TCP_NODELAY, one reused direct buffer per side, over the
+ * same loopback in the same JVM as the RDMA run. Bandwidth (blocking channels): the client writes
  * {@code iterations} messages of {@code size} bytes as a batching TCP sender would: each write call carries
  * as many whole messages as fit in {@link #BATCH_BYTES} (one message per write from that size up), shuts its
  * output, and the sink answers with the byte count it received; the time runs from the first write to that
- * answer. Latency: a ping-pong of {@code size}-byte messages. A watchdog closes
- * the channel at the deadline so no read can hang.
+ * answer. Latency: a ping-pong of {@code size}-byte messages, either blocking on both sides ({@link #pingPong}
+ * with {@link #echo}) or busy-polling on both sides ({@link #busyPingPong} with {@link #busyEcho}: non-blocking
+ * channels whose reads and writes spin, yield and park as {@link Deadline#idlePolling}). A watchdog closes the
+ * channel at the deadline so no read can hang.
  */
 public final class TcpPerf {
     static final byte SINK = 'S';
     static final byte ECHO = 'E';
+    /** The busy-polling echo. */
+    static final byte BUSY_ECHO = 'P';
     /** A bandwidth write carries whole messages up to this many bytes. */
     static final int BATCH_BYTES = 64 * 1024;
     private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -94,11 +99,7 @@ public final class TcpPerf {
                     readFully(ch, in);
                     samples[n++] = System.nanoTime() - t0;
                 }
-                for (int k = 0; k < size; k++) {
-                    if (in.get(k) != Pattern.at(k)) {
-                        throw new IOException("TCP echo returned a wrong byte at " + k);
-                    }
-                }
+                checkEcho(in, size);
                 return new Run(n, 0, samples, n < samples.length);
             } finally {
                 dog.cancel(false);
@@ -106,7 +107,73 @@ public final class TcpPerf {
         }
     }
 
-    // ---- server side (called by PerfServer for connections whose first byte is SINK or ECHO)
+    /**
+     * As {@link #pingPong}, but busy-polling on both sides: this side's channel is non-blocking and its reads and
+     * writes spin as {@link Deadline#idlePolling}, against the server's {@link #busyEcho}.
+     */
+    public static Run busyPingPong(InetSocketAddress addr, int size, long iterations, long maxNanos) throws IOException {
+        try (SocketChannel ch = open(addr, BUSY_ECHO)) {
+            ScheduledFuture<?> dog = watchdog(ch, maxNanos + 10_000_000_000L);
+            try {
+                writeFully(ch, ByteBuffer.allocate(4).putInt(0, size));
+                ch.configureBlocking(false);
+                ByteBuffer out = patterned(size);
+                ByteBuffer in = ByteBuffer.allocateDirect(size);
+                long[] samples = new long[(int) Math.min(iterations, Integer.MAX_VALUE - 8)];
+                Deadline cap = Deadline.in(maxNanos);
+                Deadline hang = Deadline.in(maxNanos + 10_000_000_000L).stall(RdmaPerf.STALL_NANOS);
+                int n = 0;
+                while (n < samples.length && !cap.expired()) {
+                    long t0 = System.nanoTime();
+                    spinWrite(ch, out.clear(), hang);
+                    spinRead(ch, in.clear(), hang);
+                    samples[n++] = System.nanoTime() - t0;
+                }
+                checkEcho(in, size);
+                return new Run(n, 0, samples, n < samples.length);
+            } catch (TimeoutException e) {
+                throw new IOException("busy TCP ping-pong: " + e.getMessage(), e);
+            } finally {
+                dog.cancel(false);
+            }
+        }
+    }
+
+    private static void checkEcho(ByteBuffer in, int size) throws IOException {
+        for (int k = 0; k < size; k++) {
+            if (in.get(k) != Pattern.at(k)) {
+                throw new IOException("TCP echo returned a wrong byte at " + k);
+            }
+        }
+    }
+
+    /** Writes all of {@code b} on a non-blocking channel, idling as {@link Deadline#idlePolling} while it cannot. */
+    static void spinWrite(SocketChannel ch, ByteBuffer b, Deadline d) throws IOException, TimeoutException {
+        while (b.hasRemaining()) {
+            if (ch.write(b) > 0) {
+                d.progress();
+            } else {
+                d.idlePolling("TCP send buffer space");
+            }
+        }
+    }
+
+    /** Fills {@code b} from a non-blocking channel, idling as {@link Deadline#idlePolling} while nothing arrives. */
+    static void spinRead(SocketChannel ch, ByteBuffer b, Deadline d) throws IOException, TimeoutException {
+        while (b.hasRemaining()) {
+            int r = ch.read(b);
+            if (r < 0) {
+                throw new EOFException("end of stream after " + b.position() + " of " + b.limit() + " bytes");
+            }
+            if (r > 0) {
+                d.progress();
+            } else {
+                d.idlePolling("TCP bytes to read");
+            }
+        }
+    }
+
+    // ---- server side (called by PerfServer for connections whose first byte is SINK, ECHO or BUSY_ECHO)
 
     /** Counts bytes until end of stream, then answers with the count. */
     static void sink(SocketChannel ch) throws IOException {
@@ -125,13 +192,7 @@ public final class TcpPerf {
 
     /** Echoes messages of the announced size until end of stream. */
     static void echo(SocketChannel ch) throws IOException {
-        ByteBuffer hdr = ByteBuffer.allocate(4);
-        readFully(ch, hdr);
-        int size = hdr.getInt(0);
-        if (size < 1 || size > PerfConfig.MAX_SIZE) {
-            throw new IOException("bad echo size " + size);
-        }
-        ByteBuffer buf = ByteBuffer.allocateDirect(size);
+        ByteBuffer buf = ByteBuffer.allocateDirect(echoSize(ch));
         while (true) {
             buf.clear();
             try {
@@ -142,6 +203,43 @@ public final class TcpPerf {
             buf.flip();
             writeFully(ch, buf);
         }
+    }
+
+    /**
+     * As {@link #echo}, busy-polling: the channel turns non-blocking after the size header and every read and write
+     * spins as {@link Deadline#idlePolling}; gives up at {@code maxNanos} (the watchdog closes the channel too).
+     */
+    static void busyEcho(SocketChannel ch, long maxNanos) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(echoSize(ch));
+        ch.configureBlocking(false);
+        Deadline d = Deadline.in(maxNanos);
+        try {
+            while (true) {
+                buf.clear();
+                int r;
+                while ((r = ch.read(buf)) == 0 && buf.position() == 0) {
+                    d.idlePolling("the next TCP ping");
+                }
+                if (r < 0 && buf.position() == 0) {
+                    return; // the client is done
+                }
+                d.progress();
+                spinRead(ch, buf, d);
+                spinWrite(ch, buf.flip(), d);
+            }
+        } catch (TimeoutException e) {
+            throw new IOException("busy TCP echo: " + e.getMessage(), e);
+        }
+    }
+
+    private static int echoSize(SocketChannel ch) throws IOException {
+        ByteBuffer hdr = ByteBuffer.allocate(4);
+        readFully(ch, hdr);
+        int size = hdr.getInt(0);
+        if (size < 1 || size > PerfConfig.MAX_SIZE) {
+            throw new IOException("bad echo size " + size);
+        }
+        return size;
     }
 
     static SocketChannel open(InetSocketAddress addr, byte kind) throws IOException {

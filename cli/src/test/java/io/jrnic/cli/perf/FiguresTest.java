@@ -88,15 +88,33 @@ class FiguresTest {
     @Test
     void defaultPlanCoversEveryOperationAndSize() {
         var plan = PerfConfig.defaults().plan();
-        assertEquals(9, plan.size());
+        assertEquals(11, plan.size());
         assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 4000), plan.get(0));
         assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 100000), plan.get(1));
         assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 2000), plan.get(8));
+        assertEquals(new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 2000), plan.get(9));
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT_BLOCK, 64, 2000), plan.get(10));
         var custom = PerfConfig.defaults().withSizes(java.util.List.of(1, 4096)).withIterations(7)
                 .withOps(java.util.EnumSet.of(Op.READ)).plan();
         assertEquals(java.util.List.of(new PerfCase(Op.READ, Kind.BW, 1, 7), new PerfCase(Op.READ, Kind.BW, 4096, 7),
-                new PerfCase(Op.READ, Kind.LAT, 1, 7), new PerfCase(Op.READ, Kind.LAT, 4096, 7)), custom);
+                new PerfCase(Op.READ, Kind.LAT, 1, 7), new PerfCase(Op.READ, Kind.LAT, 4096, 7),
+                new PerfCase(Op.READ, Kind.LAT_BLOCK, 1, 7), new PerfCase(Op.READ, Kind.LAT_BLOCK, 4096, 7)), custom);
         assertThrows(IllegalArgumentException.class, () -> PerfConfig.defaults().withSizes(java.util.List.of(0)));
+    }
+
+    @Test
+    void latencyPlanHasBusyPollingRowsForEveryOperationAndBlockingRowsForReadAndSend() {
+        var plan = PerfConfig.defaults().withKinds(java.util.EnumSet.of(Kind.LAT, Kind.LAT_BLOCK)).plan();
+        assertEquals(java.util.List.of(new PerfCase(Op.WRITE, Kind.LAT, 64, 2000), new PerfCase(Op.READ, Kind.LAT, 64, 2000),
+                new PerfCase(Op.SEND, Kind.LAT, 64, 2000), new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 2000),
+                new PerfCase(Op.SEND, Kind.LAT_BLOCK, 64, 2000)), plan);
+        assertEquals("lat", Kind.LAT.label());
+        assertEquals("lat-block", Kind.LAT_BLOCK.label());
+        assertEquals("send lat-block", plan.get(4).name());
+        assertTrue(Kind.LAT_BLOCK.latency() && Kind.LAT.latency() && !Kind.BW.latency());
+        // WRITE latency polls memory: no blocking form, so a WRITE-only blocking plan is empty
+        assertTrue(PerfConfig.defaults().withKinds(java.util.EnumSet.of(Kind.LAT_BLOCK))
+                .withOps(java.util.EnumSet.of(Op.WRITE)).plan().isEmpty());
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,25 +39,25 @@ class RdmaPerfTest {
     @Test
     void everyOperationAndModeRunsAndVerifiesOverLoopback() throws Exception {
         List<Result> rs = PerfRunner.local(tiny(List.of(64, 5000), 40, 8), "soft", 0, null);
-        assertAllPassed(rs, 12, 40);
+        assertAllPassed(rs, 16, 40);
     }
 
     @Test
     void oneByteMessagesWithoutCrc() throws Exception {
         PerfConfig c = tiny(List.of(1), 20, 4).withWire(false, false, 0, 2);
-        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 6, 20);
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 8, 20);
     }
 
     @Test
     void markersAndASmallMulpdu() throws Exception {
         PerfConfig c = tiny(List.of(3000), 20, 4).withWire(true, true, 512, 2);
-        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 6, 20);
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 8, 20);
     }
 
     @Test
     void mpaRevisionOne() throws Exception {
         PerfConfig c = tiny(List.of(64), 20, 4).withWire(true, false, 0, 1);
-        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 6, 20);
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 8, 20);
     }
 
     @Test
@@ -70,5 +71,25 @@ class RdmaPerfTest {
     void bandwidthWithMoreThanOneMebibyteOutstanding() throws Exception {
         PerfConfig c = tiny(List.of(65536), 200, 64).withKinds(EnumSet.of(Kind.BW));
         assertAllPassed(PerfRunner.local(c, "soft", 0, null), 3, 200);
+    }
+
+    @Test
+    void oneBlockingSendLatencyRowVerifiesItsData() throws Exception {
+        PerfConfig c = tiny(List.of(64), 15, 4).withOps(EnumSet.of(Op.SEND)).withKinds(EnumSet.of(Kind.LAT_BLOCK));
+        List<Result> rs = PerfRunner.local(c, "soft", 0, null);
+        assertAllPassed(rs, 1, 15);
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT_BLOCK, 64, 15), rs.get(0).test());
+    }
+
+    @Test
+    void theServerRefusesABlockingWriteLatencyTest() throws Exception {
+        PerfConfig c = tiny(List.of(64), 5, 4);
+        try (PerfServer s = new PerfServer(c, "soft", new InetSocketAddress("127.0.0.1", 0), 0, null);
+             RdmaPerf rp = new RdmaPerf(c, "soft", s.rdmaAddress(), s.baselineAddress())) {
+            RdmaPerf.Outcome o = rp.run(new PerfCase(Op.WRITE, Kind.LAT_BLOCK, 64, 5));
+            assertNotNull(o.failure());
+            assertTrue(o.failure().contains("no write lat-block test"), o.failure());
+            assertNull(rp.run(new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 5)).failure());   // the session goes on
+        }
     }
 }

@@ -18,6 +18,8 @@ class TableTest {
     private static final Result SEND_LAT = Result.lat(new PerfCase(Op.SEND, Kind.LAT, 64, 4),
             LatFigure.of(new long[] {2000, 4000, 6000, 8000}, 4, 0.5), LatFigure.of(new long[] {1000, 1000, 1000, 1000}, 4, 0.5),
             null, "capped at 1 s");
+    private static final Result READ_BLOCK = Result.lat(new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 2),
+            LatFigure.of(new long[] {9000, 11000}, 2, 1.0), LatFigure.of(new long[] {3000, 3000}, 2, 1.0), null, null);
     private static final Result READ_FAILED = Result.bw(new PerfCase(Op.READ, Kind.BW, 64, 10), null,
             new BwFigure(10, 64, 1000), "client: timed out, waiting", null);
 
@@ -35,6 +37,22 @@ class TableTest {
         assertTrue(s.matches("(?s).*send\\s+64\\s+4\\s+1\\.00\\s+2\\.00\\s+4\\.00\\s+4\\.00\\s+- \\|\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+- \\|\\s+4\\.000  ok \\(capped at 1 s\\)\n.*"), s);
         assertTrue(s.matches("(?s).*read\\s+64\\s+-\\s+-\\s+-.*FAILED: client: timed out, waiting\n.*"), s);
         assertTrue(s.endsWith("1 of 3 tests FAILED\n"), s);
+        assertTrue(s.contains("\nLatency, busy-polling  ("), s);
+        assertTrue(!s.contains("Latency, blocking"), s);
+    }
+
+    @Test
+    void busyPollingAndBlockingLatencyAreSeparateSections() {
+        StringWriter w = new StringWriter();
+        Table.text(new PrintWriter(w), List.of(SEND_LAT, READ_BLOCK), null);
+        String s = w.toString();
+        int poll = s.indexOf("Latency, busy-polling  (");
+        int block = s.indexOf("Latency, blocking  (");
+        assertTrue(poll >= 0 && block > poll, s);
+        assertTrue(s.indexOf("\nsend ") > poll && s.indexOf("\nsend ") < block, s);
+        // whole READs: min 9, p50 9, TCP 3; ratio 3
+        assertTrue(s.substring(block).matches("(?s).*\nread\\s+64\\s+2\\s+9\\.00\\s+9\\.00\\s+11\\.00.*\\|\\s+3\\.000  ok\n.*"), s);
+        assertTrue(s.endsWith("all 2 tests passed (data verified)\n"), s);
     }
 
     @Test
@@ -50,5 +68,10 @@ class TableTest {
         assertEquals(columns, lines[1].split(",", -1).length);
         assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,", lines[2]);
         assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,", lines[3]);
+        StringWriter b = new StringWriter();
+        Table.csv(new PrintWriter(b), List.of(READ_BLOCK));
+        String row = b.toString().split("\n")[1];
+        assertEquals("lat-block,read,64,2,,,9.00,9.00,11.00,11.00,2,,,3.00,3.00,3.00,3.00,3.000,ok,,1,,,,", row);
+        assertEquals(columns, row.split(",", -1).length);
     }
 }
