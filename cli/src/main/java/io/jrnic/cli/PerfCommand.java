@@ -1,6 +1,7 @@
 package io.jrnic.cli;
 
 import io.jrnic.cli.perf.Kind;
+import io.jrnic.cli.perf.MemoryKind;
 import io.jrnic.cli.perf.Op;
 import io.jrnic.cli.perf.PerfConfig;
 import io.jrnic.cli.perf.PerfRunner;
@@ -41,6 +42,14 @@ public final class PerfCommand implements Callable<Integer> {
     enum Mode { bw, lat, all }
 
     enum Format { text, csv }
+
+    enum MemoryChoice {
+        direct, heap;
+
+        MemoryKind kind() {
+            return this == heap ? MemoryKind.HEAP : MemoryKind.DIRECT;
+        }
+    }
 
     @Spec
     CommandSpec spec;
@@ -84,6 +93,13 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--reps", paramLabel = "K", defaultValue = "5",
             description = "alternating RDMA/TCP repetitions per row; figures are the medians, with min-max (default 5)")
     int reps;
+
+    @Option(names = "--memory", defaultValue = "direct", paramLabel = "direct|heap",
+            description = "what every RDMA buffer is: direct (default: ByteBuffer.allocateDirect; the TCP baseline uses direct"
+                    + " buffers, a service that cares about speed registers direct memory, and the soft RNIC can send payload"
+                    + " segments of 4096 B and more from direct memory without a copy) or heap (byte[]); with --server and"
+                    + " --connect each side uses its own")
+    MemoryChoice memory;
 
     @Option(names = "--busy", description = "run one CPU-bound thread per core throughout (latency and rates on a busy machine)")
     boolean busy;
@@ -189,7 +205,7 @@ public final class PerfCommand implements Callable<Integer> {
                 return EXIT_ERROR;
             }
             int size = sizes == null || sizes.isEmpty() ? 65536 : sizes.get(0);
-            io.jrnic.cli.perf.MultiQpPerf.Report r = io.jrnic.cli.perf.MultiQpPerf.run(provider, cfg.connectOptions(), qps,
+            io.jrnic.cli.perf.MultiQpPerf.Report r = io.jrnic.cli.perf.MultiQpPerf.run(provider, cfg.connectOptions(), cfg.memory(), qps,
                     size, runSeconds, reps, err);
             io.jrnic.cli.perf.MultiQpPerf.print(out, r);
             return r.failure() == null ? 0 : EXIT_FAILED;
@@ -246,13 +262,18 @@ public final class PerfCommand implements Callable<Integer> {
             case all -> EnumSet.allOf(Kind.class);
         };
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
-                mpaRev, maxSeconds, !noTcp).withReps(reps).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
+                mpaRev, maxSeconds, !noTcp).withReps(reps).withMemory(memory.kind())
+                .withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
     static String banner(PerfConfig c, String where) {
         return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP, " + where + "; MPA rev " + c.mpaRevision()
                 + ", CRC " + (c.crc() ? "on" : "off") + ", markers " + (c.markers() ? "on" : "off")
                 + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
+                + ", " + c.memory().label() + " memory" + (c.memory() == MemoryKind.DIRECT
+                        ? " (--memory; direct, like the TCP baseline's buffers: payload segments of 4096 B and more, markers off,"
+                        + " can go to the socket without a copy)"
+                        : " (--memory; heap byte[] buffers: every payload is copied on its way to the socket)")
                 + "; each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs (RDMA, TCP, RDMA, TCP...) and shows"
                 + " the median run of each side with the min-max over the runs; ratio = ratio of the medians"
                 + "; TCP baseline: java.nio SocketChannel, TCP_NODELAY, reused direct buffer, same size and iterations;"

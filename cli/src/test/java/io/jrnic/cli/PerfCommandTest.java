@@ -33,6 +33,17 @@ class PerfCommandTest {
         assertTrue(r.out().contains("MB = 10^6 bytes"), r.out());
         assertTrue(r.out().contains("CRC off"), r.out());
         assertTrue(r.out().contains("all 1 tests passed (data verified)"), r.out());
+        assertTrue(r.out().contains(", direct memory (--memory; direct"), r.out());
+    }
+
+    @Test
+    void heapMemoryIsAChoiceAndSaysSo() {
+        CliRun r = CliRun.of("perf", "--test", "write", "--mode", "bw", "--size", "8192", "--iterations", "20",
+                "--memory", "heap", "--reps", "1");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        assertTrue(r.out().contains(", heap memory (--memory; heap"), r.out());
+        assertTrue(r.out().contains("all 1 tests passed (data verified)"), r.out());
+        assertEquals(2, CliRun.of("perf", "--memory", "offheap").exit());
     }
 
     @Test

@@ -5,15 +5,11 @@ import io.jrnic.verbs.CompletionChannel;
 import io.jrnic.verbs.CompletionOpcode;
 import io.jrnic.verbs.CompletionQueue;
 import io.jrnic.verbs.RdmaDevice;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Completion-queue and memory polling helpers shared by both roles. */
 final class Cq {
-    private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
-
     /** Longest single block on the completion channel: waits for the control channel are checked this often. */
     static final long BLOCK_MILLIS = 1;
 
@@ -114,16 +110,11 @@ final class Cq {
         return c.opcode() == CompletionOpcode.RECV || c.opcode() == CompletionOpcode.RECV_IMMEDIATE;
     }
 
-    /** Acquire-read of a byte the peer places by RDMA WRITE. */
-    static byte peek(byte[] b, int i) {
-        return (byte) BYTES.getAcquire(b, i);
-    }
-
-    /** Waits until {@code b[i] == v}; {@code abort} is checked now and then. */
-    static void awaitByte(byte[] b, int i, byte v, Deadline d, Check abort) throws TimeoutException, java.io.IOException {
+    /** Waits until byte {@code i} of {@code b} (placed by the peer's RDMA WRITE) is {@code v}; {@code abort} is checked now and then. */
+    static void awaitByte(PerfBuffer b, int i, byte v, Deadline d, Check abort) throws TimeoutException, java.io.IOException {
         int n = 0;
         String what = null;
-        while (peek(b, i) != v) {
+        while (b.getAcquire(i) != v) {
             if ((++n & 255) == 0 && abort != null) {
                 String why = abort.why();
                 if (why != null) {
@@ -136,6 +127,20 @@ final class Cq {
             d.idlePolling(what);
         }
         d.progress();
+    }
+
+    /** Polls until a send-queue completion arrives (receive completions met on the way are dropped). */
+    void awaitSend(Deadline d) throws TimeoutException {
+        while (true) {
+            int n = poll();
+            for (int i = 0; i < n; i++) {
+                if (!isRecv(batch[i])) {
+                    d.progress();
+                    return;
+                }
+            }
+            idle(d, "a send completion");
+        }
     }
 
     /** A periodic abort check: a reason to stop, or null. */

@@ -32,14 +32,16 @@ import java.util.concurrent.TimeoutException;
  * in this process (each device's event loops carry all its QPs), against N TCP streams, each fed by a thread of its
  * own and drained by a thread of its own (batched 64 KiB writes, as {@link TcpPerf#bandwidth}). Each repetition
  * runs RDMA for the given seconds, then TCP for as long, alternating; the figures are medians over the
- * repetitions. Every RDMA run ends with a check that each QP's target region holds the bytes of its source.
+ * repetitions. Every RDMA run ends with a check that each QP's target region holds the bytes of its source. The
+ * regions are direct memory or heap arrays as {@link MemoryKind} says.
  */
 public final class MultiQpPerf {
     /** Outstanding Writes per QP. */
     static final int WINDOW = 16;
 
     /** One row: per-repetition aggregate MB/s of both sides. */
-    public record Report(int qps, int size, int seconds, double[] rdmaMbps, double[] tcpMbps, String failure) {
+    public record Report(int qps, int size, int seconds, MemoryKind memory, double[] rdmaMbps, double[] tcpMbps,
+                         String failure) {
         public double rdmaMedian() {
             return median(rdmaMbps);
         }
@@ -52,24 +54,24 @@ public final class MultiQpPerf {
     private MultiQpPerf() {
     }
 
-    public static Report run(String provider, ConnectOptions options, int qps, int size, int seconds, int reps,
-                             PrintWriter progress) throws Exception {
+    public static Report run(String provider, ConnectOptions options, MemoryKind memory, int qps, int size, int seconds,
+                             int reps, PrintWriter progress) throws Exception {
         double[] rdma = new double[reps];
         double[] tcp = new double[reps];
         try (RdmaDevice server = Rdma.open(provider); RdmaDevice client = Rdma.open(provider)) {
-            Pairs pairs = Pairs.connect(server, client, options, qps, size);
+            Pairs pairs = Pairs.connect(server, client, options, memory, qps, size);
             for (int k = 0; k < reps; k++) {
                 say(progress, "running " + qps + " QPs RDMA WRITE " + size + " B (" + (k + 1) + "/" + reps + ")");
                 rdma[k] = pairs.writeFor(TimeUnit.SECONDS.toNanos(seconds));
                 String bad = pairs.verify();
                 if (bad != null) {
-                    return new Report(qps, size, seconds, rdma, tcp, bad);
+                    return new Report(qps, size, seconds, memory, rdma, tcp, bad);
                 }
                 say(progress, "running " + qps + " TCP streams " + size + " B (" + (k + 1) + "/" + reps + ")");
                 tcp[k] = tcpFor(qps, size, TimeUnit.SECONDS.toNanos(seconds));
             }
         }
-        return new Report(qps, size, seconds, rdma, tcp, null);
+        return new Report(qps, size, seconds, memory, rdma, tcp, null);
     }
 
     /** N connected QP pairs, each writing its own source region into its own target region. */
@@ -78,16 +80,16 @@ public final class MultiQpPerf {
         final List<Cq> cqs = new ArrayList<>();
         final List<MemoryRegion> src = new ArrayList<>();
         final List<MemoryRegion> dst = new ArrayList<>();
-        final List<byte[]> dstBytes = new ArrayList<>();
-        final List<byte[]> srcBytes = new ArrayList<>();
+        final List<PerfBuffer> dstBytes = new ArrayList<>();
+        final List<PerfBuffer> srcBytes = new ArrayList<>();
         final int size;
 
         Pairs(int size) {
             this.size = size;
         }
 
-        static Pairs connect(RdmaDevice server, RdmaDevice client, ConnectOptions options, int n, int size)
-                throws Exception {
+        static Pairs connect(RdmaDevice server, RdmaDevice client, ConnectOptions options, MemoryKind memory, int n,
+                             int size) throws Exception {
             Pairs p = new Pairs(size);
             ProtectionDomain spd = server.allocatePd();
             ProtectionDomain cpd = client.allocatePd();
@@ -98,14 +100,14 @@ public final class MultiQpPerf {
             l.onConnectRequest(r -> r.accept(spd.createQp(QpInit.rc(scq).maxSendWr(4).maxRecvWr(4)),
                     AcceptOptions.defaults()).whenComplete((c, e) -> accepted.add(e == null)));
             for (int i = 0; i < n; i++) {
-                byte[] s = new byte[size];
-                Arrays.fill(s, (byte) (i * 37 + 1));
-                s[0] = (byte) i;
-                byte[] d = new byte[size];
+                PerfBuffer s = PerfBuffer.allocate(memory, size);
+                s.fill(0, size);
+                s.set(0, (byte) i); // each QP's bytes differ
+                PerfBuffer d = PerfBuffer.allocate(memory, size);
                 p.srcBytes.add(s);
                 p.dstBytes.add(d);
-                p.src.add(cpd.register(s, Access.LOCAL_WRITE));
-                p.dst.add(spd.register(d, Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+                p.src.add(s.register(cpd, Access.LOCAL_WRITE));
+                p.dst.add(d.register(spd, Access.LOCAL_WRITE, Access.REMOTE_WRITE));
                 CompletionQueue cq = Cq.create(client, 2 * WINDOW, "qps-" + i);
                 QueuePair qp = cpd.createQp(QpInit.rc(cq).maxSendWr(WINDOW).maxRecvWr(4));
                 client.connectionManager().connect(l.localAddress(), qp, options).get(30, TimeUnit.SECONDS);
@@ -162,7 +164,7 @@ public final class MultiQpPerf {
         /** Null when every target region holds its source's bytes, else what differs. */
         String verify() {
             for (int i = 0; i < srcBytes.size(); i++) {
-                if (!Arrays.equals(srcBytes.get(i), dstBytes.get(i))) {
+                if (!srcBytes.get(i).sameBytes(dstBytes.get(i))) {
                     return "QP " + i + ": the target region does not hold the bytes written";
                 }
             }
@@ -247,9 +249,9 @@ public final class MultiQpPerf {
     /** The text the command prints. */
     public static void print(PrintWriter out, Report r) {
         out.printf("jrnic perf --qps %d: aggregate RDMA WRITE of %d QPs (one client and one server device in this"
-                + " process, window %d each) vs %d TCP streams (a sender and a receiver thread each, 64 KiB writes),"
-                + " %d B messages, %d s per run, %d alternating repetitions; medians, min-max%n",
-                r.qps(), r.qps(), WINDOW, r.qps(), r.size(), r.seconds(), r.rdmaMbps().length);
+                + " process, window %d each, %s memory) vs %d TCP streams (a sender and a receiver thread each, 64 KiB"
+                + " writes), %d B messages, %d s per run, %d alternating repetitions; medians, min-max%n",
+                r.qps(), r.qps(), WINDOW, r.memory().label(), r.qps(), r.size(), r.seconds(), r.rdmaMbps().length);
         out.printf("RDMA WRITE  %,10.0f MB/s  (%s)%n", r.rdmaMedian(), range(r.rdmaMbps()));
         out.printf("TCP         %,10.0f MB/s  (%s)%n", r.tcpMedian(), range(r.tcpMbps()));
         out.printf("ratio       %10.2f%n", r.rdmaMedian() / r.tcpMedian());

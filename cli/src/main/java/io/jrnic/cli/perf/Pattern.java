@@ -35,6 +35,27 @@ public final class Pattern {
                 what, k, len, b[off + k] & 0xFF, at(k) & 0xFF);
     }
 
+    /** As {@link #fill(byte[], int, int)}, in absolute indices of {@code b}. */
+    public static void fill(java.nio.ByteBuffer b, int off, int len) {
+        for (int k = 0; k < len; k++) {
+            b.put(off + k, at(k));
+        }
+    }
+
+    /** As {@link #check(String, byte[], int, int)}, in absolute indices of {@code b}. */
+    public static String check(String what, java.nio.ByteBuffer b, int off, int len) {
+        if (b.hasArray()) {
+            return check(what, b.array(), b.arrayOffset() + off, len);
+        }
+        for (int k = 0; k < len; k++) {
+            if (b.get(off + k) != at(k)) {
+                return String.format("%s: byte %d of %d is 0x%02x, expected 0x%02x", what, k, len, b.get(off + k) & 0xFF,
+                        at(k) & 0xFF);
+            }
+        }
+        return null;
+    }
+
     /** Non-zero tag of iteration i, stamped in the last byte by the latency ping-pongs (ib_write_lat style). */
     public static byte tag(long i) {
         return (byte) (i % 255 + 1);

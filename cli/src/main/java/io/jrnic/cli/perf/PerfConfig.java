@@ -8,11 +8,11 @@ import java.util.Set;
 
 /**
  * What to run and how. Defaults: all operations, bandwidth at 64 KiB, message rate (bandwidth rows)
- * at 64 B, latency at 64 B; CRC on, no markers, MPA rev 2, automatic MULPDU; 60 s cap per loop.
+ * at 64 B, latency at 64 B; CRC on, no markers, MPA rev 2, automatic MULPDU; 60 s cap per loop; direct memory.
  */
 public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
                          boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline,
-                         CaptureFiles capture, int reps) {
+                         CaptureFiles capture, int reps, MemoryKind memory) {
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
     /** Alternating RDMA/TCP repetitions per row by default (figures are medians over them). */
     public static final int DEFAULT_REPS = 5;
@@ -36,6 +36,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
 
     public PerfConfig {
         ops = Set.copyOf(ops);
+        java.util.Objects.requireNonNull(memory, "memory");
         kinds = Set.copyOf(kinds);
         sizes = List.copyOf(sizes);
         if (ops.isEmpty() || kinds.isEmpty()) {
@@ -69,7 +70,8 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     /** Without captures. */
     public PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window, boolean crc,
                       boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
-        this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null, 1);
+        this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null, 1,
+                MemoryKind.DIRECT);
     }
 
     /**
@@ -78,13 +80,13 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     public PerfConfig withReps(int v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, capture, v);
+                tcpBaseline, capture, v, memory);
     }
 
     /** Captures every client connection (see {@link CaptureFiles}); null: none. */
     public PerfConfig withCapture(CaptureFiles v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, v, reps);
+                tcpBaseline, v, reps, memory);
     }
 
     public static PerfConfig defaults() {
@@ -92,32 +94,38 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
                 true, false, 0, 2, 60, true).withReps(DEFAULT_REPS);
     }
 
+    /** Every buffer is direct memory or a heap array (see {@link MemoryKind}); the default is direct. */
+    public PerfConfig withMemory(MemoryKind v) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline,
+                capture, reps, v);
+    }
+
     public PerfConfig withOps(Set<Op> v) {
-        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
+        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
     }
 
     public PerfConfig withKinds(Set<Kind> v) {
-        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
+        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
     }
 
     public PerfConfig withSizes(List<Integer> v) {
-        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
+        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
     }
 
     public PerfConfig withIterations(long v) {
-        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps);
+        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
     }
 
     public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps, memory);
     }
 
     public PerfConfig withMaxSeconds(long v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps, memory);
     }
 
     public PerfConfig withTcpBaseline(boolean v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory);
     }
 
     /**

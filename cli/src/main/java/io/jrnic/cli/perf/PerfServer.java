@@ -218,9 +218,9 @@ public final class PerfServer implements AutoCloseable {
         final Control ctl;
         final CompletionQueue cq;
         final MemoryRegion target;
-        final byte[] targetBytes;
+        final PerfBuffer targetBytes;
         final MemoryRegion slots;
-        final byte[] slotBytes;
+        final PerfBuffer slotBytes;
         final int slotCount;
         final CompletableFuture<Connection> connection = new CompletableFuture<>();
         volatile RemoteBuffer clientBuffer;
@@ -241,9 +241,9 @@ public final class PerfServer implements AutoCloseable {
             if (!test.kind().has(test.op())) {
                 throw new IllegalArgumentException("no " + test.name() + " test");
             }
-            targetBytes = new byte[size];
+            targetBytes = PerfBuffer.allocate(config.memory(), size);
             if (test.op() == Op.READ) {
-                Pattern.fill(targetBytes, 0, size);
+                targetBytes.fill(0, size);
             }
             if (test.op() == Op.SEND) {
                 slotCount = test.kind() == Kind.BW ? PerfConfig.sendSlots(size, b.window(), test.iterations()) : 1;
@@ -251,10 +251,10 @@ public final class PerfServer implements AutoCloseable {
                 slotCount = test.op() == Op.WRITE && test.kind() == Kind.BW ? 1 : 0;
             }
             int slotSize = test.op() == Op.SEND ? size : PerfConfig.FENCE_SIZE;
-            slotBytes = new byte[Math.max(1, slotCount * slotSize)];
+            slotBytes = PerfBuffer.allocate(config.memory(), Math.max(1, slotCount * slotSize));
             cq = Cq.create(device, 4 * 512 + 64, "perf-server");
-            target = pd.register(targetBytes, Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
-            slots = pd.register(slotBytes, Access.LOCAL_WRITE);
+            target = targetBytes.register(pd, Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
+            slots = slotBytes.register(pd, Access.LOCAL_WRITE);
         }
 
         synchronized boolean claim() {

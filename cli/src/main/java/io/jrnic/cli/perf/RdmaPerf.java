@@ -8,11 +8,9 @@ import io.jrnic.verbs.ConnectionManager;
 import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.ProtectionDomain;
 import io.jrnic.verbs.QpInit;
-import io.jrnic.verbs.QpState;
 import io.jrnic.verbs.QueuePair;
 import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
-import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.RemoteBuffer;
 import io.jrnic.verbs.SendWr;
 import java.io.IOException;
@@ -23,14 +21,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The active side of {@code jrnic perf}: per test, registers its buffers, connects a fresh QP to the
+ * The active side of {@code jrnic perf}: per test, registers its buffers ({@link PerfBuffer}: direct memory or heap
+ * arrays, as {@link PerfConfig#memory()} says), connects a fresh QP to the
  * {@link PerfServer} (its landing buffer's descriptor in the MPA private data, the server's target
  * buffer's in the reply), runs the loop and verifies the data.
  *
  * <p>Bandwidth: a window of reusable work requests, posted in batches, one in {@code window/4}
  * signaled, completions polled in batches; SEND is flow-controlled by the receives the server says it
  * posted (credits on the control channel), since iWARP has no receiver-not-ready retry. Time runs from
- * the first post to the last completion. Latency: WRITE as ib_write_lat (both sides poll the last byte
+ * the first post to the last completion. Latency ({@link LatClient}): WRITE as ib_write_lat (both sides poll the last byte
  * of their buffer), SEND as a SEND/RECV ping-pong (both half a round trip), READ one at a time (whole);
  * {@link Kind#LAT} polls memory and the CQ (never blocking), {@link Kind#LAT_BLOCK} waits on the completion
  * channel at once (SEND and READ only). Both sides wait the same way ({@link Cq.Wait}).
@@ -142,8 +141,8 @@ public final class RdmaPerf implements AutoCloseable {
         final int window;
         long credits;
         final CompletionQueue cq;
-        final byte[] srcBytes;
-        final byte[] landingBytes;
+        final PerfBuffer srcBytes;
+        final PerfBuffer landingBytes;
         final MemoryRegion src;
         final MemoryRegion landing;
         final QueuePair qp;
@@ -155,12 +154,12 @@ public final class RdmaPerf implements AutoCloseable {
             this.size = test.size();
             this.window = test.op() == Op.READ ? Math.min(config.window(), PerfConfig.READ_DEPTH) : config.window();
             this.credits = test.op() == Op.SEND && test.kind() == Kind.BW ? credits : Long.MAX_VALUE;
-            srcBytes = new byte[Math.max(size, PerfConfig.FENCE_SIZE)];
-            Pattern.fill(srcBytes, 0, size);
-            landingBytes = new byte[size];
+            srcBytes = PerfBuffer.allocate(config.memory(), Math.max(size, PerfConfig.FENCE_SIZE));
+            srcBytes.fill(0, size);
+            landingBytes = PerfBuffer.allocate(config.memory(), size);
             cq = Cq.create(device, 4 * 512 + 64, "perf-client");
-            src = pd.register(srcBytes, Access.LOCAL_WRITE);
-            landing = pd.register(landingBytes, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            src = srcBytes.register(pd, Access.LOCAL_WRITE);
+            landing = landingBytes.register(pd, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             qp = pd.createQp(QpInit.rc(cq).maxSendWr(window + 2).maxRecvWr(2).context(test.name()));
         }
 
@@ -276,109 +275,18 @@ public final class RdmaPerf implements AutoCloseable {
         /** A SEND after the WRITEs: the server verifies its buffer once it arrives (RFC 5040 ordering). */
         private void fence() throws TimeoutException {
             t.qp.postSend(SendWr.send().id(-1).local(t.src.sge(0, PerfConfig.FENCE_SIZE)).signaled());
-            awaitSend();
-        }
-
-        private void awaitSend() throws TimeoutException {
-            while (true) {
-                int n = cq.poll();
-                for (int i = 0; i < n; i++) {
-                    if (!Cq.isRecv(cq.batch[i])) {
-                        hang.progress();
-                        return;
-                    }
-                }
-                cq.idle(hang, "a send completion");
-            }
+            cq.awaitSend(hang);
         }
 
         LatFigure latency() throws TimeoutException, IOException {
-            long iters = t.test.iterations();
-            long[] samples = new long[(int) iters];
-            int n = switch (t.test.op()) {
-                case WRITE -> writeLat(samples);
-                case READ -> readLat(samples);
-                case SEND -> sendLat(samples);
-            };
+            long[] samples = new long[(int) t.test.iterations()];
+            int n = new LatClient(t, cq, cap, hang).run(samples);
             done = n;
+            capped = n < samples.length;
             if (n == 0) {
                 throw new IllegalStateException("no iteration completed within " + config.maxSeconds() + " s");
             }
             return LatFigure.of(samples, n, t.test.op() == Op.READ ? 1.0 : 0.5);
-        }
-
-        private String qpDown() {
-            return t.qp.state() != QpState.RTS ? "client QP left RTS: " + t.qp.state() : null;
-        }
-
-        private int writeLat(long[] samples) throws TimeoutException, IOException {
-            SendWr w = SendWr.rdmaWrite().id(1).local(t.src.sge(0, size)).remote(t.peer, 0).signaled();
-            int i = 0;
-            for (; i < samples.length && !cap.expired(); i++) {
-                t.srcBytes[size - 1] = Pattern.tag(i);
-                long t0 = System.nanoTime();
-                t.qp.postSend(w);
-                Cq.awaitByte(t.landingBytes, size - 1, Pattern.tag(i), hang, this::qpDown);
-                samples[i] = System.nanoTime() - t0;
-                awaitSend();
-            }
-            capped = i < samples.length;
-            return i;
-        }
-
-        private int readLat(long[] samples) throws TimeoutException {
-            SendWr r = SendWr.rdmaRead().id(1).local(t.landing.sge(0, size)).remote(t.peer, 0).signaled();
-            int i = 0;
-            for (; i < samples.length && !cap.expired(); i++) {
-                long t0 = System.nanoTime();
-                t.qp.postSend(r);
-                awaitSend();
-                samples[i] = System.nanoTime() - t0;
-            }
-            capped = i < samples.length;
-            return i;
-        }
-
-        private int sendLat(long[] samples) throws TimeoutException {
-            SendWr s = SendWr.send().id(1).local(t.src.sge(0, size)).signaled();
-            RecvWr r = RecvWr.of(2, t.landing.sge(0, size));
-            t.qp.postRecv(r);
-            int i = 0;
-            for (; i < samples.length && !cap.expired(); i++) {
-                long t0 = System.nanoTime();
-                t.qp.postSend(s);
-                boolean sent = false;
-                boolean got = false;
-                String what = null; // built on the first idle call only: no allocation in the poll loop
-                while (!got || !sent) {
-                    int n = cq.poll();
-                    for (int k = 0; k < n; k++) {
-                        Completion c = cq.batch[k];
-                        if (Cq.isRecv(c)) {
-                            if (c.byteLength() != size) {
-                                throw new IllegalStateException("reply " + i + " carried " + c.byteLength() + " bytes, expected " + size);
-                            }
-                            if (!got) {
-                                samples[i] = System.nanoTime() - t0;
-                            }
-                            got = true;
-                        } else {
-                            sent = true;
-                        }
-                    }
-                    if (n == 0) {
-                        what = what != null ? what : "the reply to SEND " + i;
-                        cq.idle(hang, what);
-                    } else {
-                        hang.progress();
-                    }
-                }
-                if (i + 1 < samples.length) {
-                    t.qp.postRecv(r);
-                }
-            }
-            capped = i < samples.length;
-            return i;
         }
 
         /** Checks the client-side buffer a test lands data in; null when right. */
@@ -387,15 +295,15 @@ public final class RdmaPerf implements AutoCloseable {
                 return null;
             }
             return switch (t.test.op()) {
-                case READ -> Pattern.check("client buffer after RDMA READs", t.landingBytes, 0, size);
+                case READ -> t.landingBytes.check("client buffer after RDMA READs", 0, size);
                 case SEND -> t.test.kind().latency()
-                        ? Pattern.check("client buffer after SEND ping-pong", t.landingBytes, 0, size) : null;
+                        ? t.landingBytes.check("client buffer after SEND ping-pong", 0, size) : null;
                 case WRITE -> {
                     if (t.test.kind() == Kind.BW) {
                         yield null;
                     }
-                    String bad = Pattern.check("client buffer after RDMA WRITE ping-pong", t.landingBytes, 0, size - 1);
-                    yield bad != null ? bad : t.landingBytes[size - 1] == Pattern.tag(done - 1) ? null
+                    String bad = t.landingBytes.check("client buffer after RDMA WRITE ping-pong", 0, size - 1);
+                    yield bad != null ? bad : t.landingBytes.get(size - 1) == Pattern.tag(done - 1) ? null
                             : "client: last byte is not the tag of iteration " + (done - 1);
                 }
             };

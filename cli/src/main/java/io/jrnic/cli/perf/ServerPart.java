@@ -27,7 +27,7 @@ final class ServerPart {
             return switch (t.test.op()) {
                 case WRITE -> t.test.kind() == Kind.BW ? writeBw() : writeLat();
                 case SEND -> t.test.kind() == Kind.BW ? sendBw() : sendLat();
-                case READ -> Pattern.check("server buffer after READs", t.targetBytes, 0, size);
+                case READ -> t.targetBytes.check("server buffer after READs", 0, size);
             };
         } catch (TimeoutException e) {
             return "server: " + e.getMessage();
@@ -52,7 +52,7 @@ final class ServerPart {
             cq.idle(d, "the fence SEND after the RDMA WRITEs");
         }
         t.servedIterations = -1;
-        return Pattern.check("server buffer after RDMA WRITEs", t.targetBytes, 0, size);
+        return t.targetBytes.check("server buffer after RDMA WRITEs", 0, size);
     }
 
     /** Receives, reposts, grants credits by the control channel, checks lengths and the slots' bytes. */
@@ -108,7 +108,7 @@ final class ServerPart {
         }
         t.servedIterations = received;
         for (int s = 0; s < Math.min(received, slots); s++) {
-            String bad = Pattern.check("server receive slot " + s, t.slotBytes, s * size, size);
+            String bad = t.slotBytes.check("server receive slot " + s, s * size, size);
             if (bad != null) {
                 return bad;
             }
@@ -144,9 +144,9 @@ final class ServerPart {
         if (i == 0) {
             return null;
         }
-        String bad = Pattern.check("server buffer after RDMA WRITE ping-pong", t.targetBytes, 0, size - 1);
-        return bad != null ? bad : t.targetBytes[size - 1] == Pattern.tag(i - 1) ? null
-                : "server: last byte " + t.targetBytes[size - 1] + " is not the tag of iteration " + (i - 1);
+        String bad = t.targetBytes.check("server buffer after RDMA WRITE ping-pong", 0, size - 1);
+        return bad != null ? bad : t.targetBytes.get(size - 1) == Pattern.tag(i - 1) ? null
+                : "server: last byte " + t.targetBytes.get(size - 1) + " is not the tag of iteration " + (i - 1);
     }
 
     /** SEND ping-pong responder: receive, repost, echo the slot back. */
@@ -189,7 +189,7 @@ final class ServerPart {
         while (sendInFlight) {
             sendInFlight = reap(true);
         }
-        return i == 0 ? null : Pattern.check("server receive slot after SEND ping-pong", t.slotBytes, 0, size);
+        return i == 0 ? null : t.slotBytes.check("server receive slot after SEND ping-pong", 0, size);
     }
 
     /** The client's iteration count from its END (which is negative when the client failed). */

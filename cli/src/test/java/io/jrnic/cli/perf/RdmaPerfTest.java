@@ -43,6 +43,22 @@ class RdmaPerfTest {
     }
 
     @Test
+    void heapMemoryRunsAndVerifiesEveryTest() throws Exception {
+        PerfConfig c = tiny(List.of(7, 5000), 20, 4).withMemory(MemoryKind.HEAP);
+        assertEquals(MemoryKind.HEAP, c.memory());
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 16, 20);
+    }
+
+    @Test
+    void directMemoryIsTheDefaultAndCarriesLargeMessages() throws Exception {
+        // 65536 B: payload segments of direct memory go to the socket without a copy
+        PerfConfig c = tiny(List.of(65536), 10, 4).withOps(EnumSet.of(Op.WRITE, Op.SEND));
+        assertEquals(MemoryKind.DIRECT, c.memory());
+        assertEquals(MemoryKind.DIRECT, PerfConfig.defaults().memory());
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 5, 10);
+    }
+
+    @Test
     void oneByteMessagesWithoutCrc() throws Exception {
         PerfConfig c = tiny(List.of(1), 20, 4).withWire(false, false, 0, 2);
         assertAllPassed(PerfRunner.local(c, "soft", 0, null), 8, 20);

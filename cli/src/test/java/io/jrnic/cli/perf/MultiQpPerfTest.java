@@ -1,0 +1,25 @@
+package io.jrnic.cli.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.verbs.ConnectOptions;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class MultiQpPerfTest {
+
+    /** Each run ends with the check that every QP's target region holds its source's bytes (the QPs' bytes differ). */
+    @ParameterizedTest
+    @EnumSource(MemoryKind.class)
+    void twoQpsWriteAndVerifyInEitherMemory(MemoryKind memory) throws Exception {
+        MultiQpPerf.Report r = MultiQpPerf.run("soft", ConnectOptions.defaults(), memory, 2, 5000, 1, 1, null);
+        assertNull(r.failure());
+        assertEquals(memory, r.memory());
+        assertTrue(r.rdmaMedian() > 0 && r.tcpMedian() > 0);
+    }
+}
