@@ -66,7 +66,7 @@ public final class PerfCommand implements Callable<Integer> {
     List<Integer> sizes;
 
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "0",
-            description = "iterations per test (default: bw ~256 MB or 100000 messages, lat 2000)")
+            description = "iterations per test (default: bw ~1 GiB or 100000 messages, lat 2000)")
     long iterations;
 
     @Option(names = "--window", paramLabel = "N", defaultValue = "64", description = "outstanding work requests in bw tests (READ: at most 16)")

@@ -89,7 +89,7 @@ class FiguresTest {
     void defaultPlanCoversEveryOperationAndSize() {
         var plan = PerfConfig.defaults().plan();
         assertEquals(11, plan.size());
-        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 4000), plan.get(0));
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 16000), plan.get(0));
         assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 100000), plan.get(1));
         assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 2000), plan.get(8));
         assertEquals(new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 2000), plan.get(9));
