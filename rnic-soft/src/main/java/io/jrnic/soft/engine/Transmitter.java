@@ -97,19 +97,7 @@ final class Transmitter {
         }
         wire.inPlace(true);
         try {
-            while (qp.txOpen()) {
-                if (cur == null && curRead == null && !startNext()) {
-                    break;
-                }
-                if (curRead != null) {
-                    emitResponse();
-                } else if (cur != null) {
-                    emitRequest();
-                }
-                if (wire.batchFull()) {
-                    break;
-                }
-            }
+            emit(true);
             flushNow();
             qp.retireSends(); // a failure it raises (Terminate) is written in place too
         } finally {
@@ -121,9 +109,20 @@ final class Transmitter {
 
     /** Emits as much as the channel takes, then flushes and retires finished WRs. */
     void pump() {
-        while (qp.txOpen() && ch.isWritable()) {
+        emit(false);
+        wire.checkStall(qp.txOpen());
+        flushNow();
+        qp.retireSends();
+    }
+
+    /**
+     * Emits segments while the QP may send: on the loop as long as the channel is writable, writing each full
+     * batch; in place until the first batch is full (the rest is the loop's).
+     */
+    private void emit(boolean inPlace) {
+        while (qp.txOpen() && (inPlace || ch.isWritable())) {
             if (cur == null && curRead == null && !startNext()) {
-                break;
+                return;
             }
             if (curRead != null) {
                 emitResponse();
@@ -131,12 +130,12 @@ final class Transmitter {
                 emitRequest();
             }
             if (wire.batchFull()) {
+                if (inPlace) {
+                    return;
+                }
                 wire.writeBatch();
             }
         }
-        wire.checkStall(qp.txOpen());
-        flushNow();
-        qp.retireSends();
     }
 
     /** Everything encoded so far goes out (counters published once per flush, not per FPDU). */
