@@ -1,6 +1,5 @@
 package io.jrnic.soft.engine;
 
-import io.jrnic.ddp.UntaggedReceiver;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.MemoryTable;
@@ -47,14 +46,12 @@ public final class QpEngine {
     /** This QP's counters (single writer: the event loop); read by stats snapshots from any thread. */
     final QpCounters counters = new QpCounters();
     final int sqDepth;
-    final int rqDepth;
 
     /**
      * Posted, not yet seen by the event loop: lock-free bounded array queues (the MPSC queue Netty's own event
      * loops use), sized by the queue depths, no allocation per post and no lock shared with the event loop.
      */
     private final Queue<SqEntry> sqIncoming;
-    private final Queue<RqEntry> rqIncoming;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drainAndPump;
     /** Guards every field below and the Transmitter's and Receiver's state (see the class comment). */
@@ -75,10 +72,8 @@ public final class QpEngine {
     final ArrayDeque<SqEntry> outstandingReads = new ArrayDeque<>();
     /** Inbound Read / Atomic Requests accepted (IRD), in order. */
     final InboundReadQueue inboundReads = new InboundReadQueue();
-    UntaggedReceiver untagged;
-    private final RqEntry[] rqRing;
-    private long rqHead;
-    private long rqTail;
+    /** The receive queue (QN 0) and its untagged receiver. */
+    final ReceiveQueue rq;
     private final RecvInfo recvInfo = new RecvInfo();
     /** Responder: no FPDU may be sent before the initiator's first FPDU arrives (RFC 5044 section 7.1). */
     boolean txGated;
@@ -96,9 +91,6 @@ public final class QpEngine {
     /** Flushing the SQ waits until no zero-copy WR's memory is still in the outbound buffer. */
     private boolean sendFlushDeferred;
 
-    /** Receives shared with other QPs (SRQ), or null: taken one message at a time, when a message starts. */
-    private final java.util.Queue<RqEntry> srq;
-
     public QpEngine(MemoryTable table, long pdId, int sqDepth, int rqDepth, QpListener listener) {
         this(table, pdId, sqDepth, rqDepth, null, listener);
     }
@@ -108,14 +100,10 @@ public final class QpEngine {
             QpListener listener) {
         this.table = table;
         this.pdId = pdId;
-        this.srq = srq;
         this.sqDepth = Math.max(1, sqDepth);
-        this.rqDepth = srq != null ? SRQ_WINDOW : Math.max(1, rqDepth);
         this.listener = listener;
-        this.untagged = new UntaggedReceiver(1, this.rqDepth);
-        this.rqRing = new RqEntry[this.rqDepth];
+        this.rq = new ReceiveQueue(rqDepth, srq);
         this.sqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, this.sqDepth));
-        this.rqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, rqDepth));
     }
 
     public State state() {
@@ -166,7 +154,7 @@ public final class QpEngine {
     }
 
     public void enqueueRecv(RqEntry e) {
-        if (!rqIncoming.offer(e)) {
+        if (!rq.offer(e)) {
             throw new IllegalStateException("receive queue over its depth");
         }
     }
@@ -248,45 +236,7 @@ public final class QpEngine {
 
     /** Moves posted receives into the DDP untagged receiver (QN 0). */
     void drainRecvs() {
-        while (rqTail - rqHead < rqDepth) {
-            RqEntry e = rqIncoming.poll();
-            if (e == null) {
-                return;
-            }
-            rqRing[(int) (rqTail % rqDepth)] = e;
-            untagged.postBuffer(0, rqTail, e.sgl.total());
-            rqTail++;
-        }
-    }
-
-    /**
-     * SRQ: when message {@code msn} of QN 0 starts and no receive is held for it, takes the oldest
-     * receive of the SRQ (RFC 5041 section 5.3 consumption order is the SRQ's FIFO order).
-     */
-    void takeFromSrq(long msn) {
-        if (srq == null || rqTail - rqHead >= rqDepth) {
-            return;
-        }
-        long d = (msn - untagged.expectedMsn(0)) & 0xFFFF_FFFFL;
-        if (d != rqTail - rqHead) {
-            return;
-        }
-        RqEntry e = srq.poll();
-        if (e != null) {
-            rqRing[(int) (rqTail % rqDepth)] = e;
-            untagged.postBuffer(0, rqTail, e.sgl.total());
-            rqTail++;
-        }
-    }
-
-    RqEntry rqEntry(long seq) {
-        return rqRing[(int) (seq % rqDepth)];
-    }
-
-    /** The posted receive that message {@code msn} of QN 0 goes to, or null when none is posted. */
-    RqEntry rqEntryForMsn(long msn) {
-        long d = (msn - untagged.expectedMsn(0)) & 0xFFFF_FFFFL;
-        return d < rqTail - rqHead ? rqEntry(rqHead + d) : null;
+        rq.drain();
     }
 
     /** The layout the peer's Terminate was read in: STRICT (RFC 5040 section 4.8) or SIW_QUIRK. */
@@ -331,10 +281,7 @@ public final class QpEngine {
         this.llpFailed = false;
         this.rtrReadPending = false;
         this.closeRequested = false;
-        this.untagged = new UntaggedReceiver(1, rqDepth);
-        for (long s = rqHead; s < rqTail; s++) {
-            untagged.postBuffer(0, s, rqEntry(s).sgl.total());
-        }
+        rq.rebind();
         // data phase: reads of up to 256 KiB, so that most FPDUs (up to 64 KiB + 6) lie whole in one chunk and are
         // decoded in place; an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
         ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX));
@@ -425,10 +372,8 @@ public final class QpEngine {
 
     /** Hands completed receives of QN 0 back in MSN order. */
     void retireRecvs() {
-        while (untagged.pollCompletion(0, rx.untaggedCompletion)) {
-            RqEntry e = rqEntry(rqHead);
-            rqRing[(int) (rqHead % rqDepth)] = null;
-            rqHead++;
+        RqEntry e;
+        while ((e = rq.pollCompleted(rx.untaggedCompletion)) != null) {
             RecvInfo info = recvInfo.clear();
             info.byteLength = (int) rx.untaggedCompletion.messageLength();
             e.fillInfo(info);
@@ -454,7 +399,7 @@ public final class QpEngine {
         state = State.TERMINATE;
         tx.sendTerminate(t);
         listener.transition(Trigger.TERMINATE_SENT, t, false);
-        if (failingRq != null && rqHead < rqTail && rqEntry(rqHead) == failingRq) {
+        if (failingRq != null && rq.isOldest(failingRq)) {
             retireOldestRecv(rqStatus, t, false);
         }
         closeAfterTerminate();
@@ -477,10 +422,7 @@ public final class QpEngine {
     }
 
     private void retireOldestRecv(Status status, Terminate t, boolean received) {
-        RqEntry e = rqEntry(rqHead);
-        rqRing[(int) (rqHead % rqDepth)] = null;
-        rqHead++;
-        untagged.pollFlush(0, rx.untaggedCompletion);
+        RqEntry e = rq.pollFailed(rx.untaggedCompletion);
         RecvInfo info = recvInfo.clear();
         info.byteLength = (int) rx.untaggedCompletion.messageLength();
         info.terminate = t;
@@ -651,20 +593,12 @@ public final class QpEngine {
     }
 
     private void flushRecvs() {
-        while (rqHead < rqTail) {
-            RqEntry e = rqEntry(rqHead);
-            rqRing[(int) (rqHead % rqDepth)] = null;
-            rqHead++;
+        RqEntry e;
+        while ((e = rq.pollFlushed()) != null) {
             listener.recvRetired(e, Status.WR_FLUSH_ERROR, recvInfo.clear());
         }
-        RqEntry r;
-        while ((r = rqIncoming.poll()) != null) {
-            listener.recvRetired(r, Status.WR_FLUSH_ERROR, recvInfo.clear());
-        }
         if (rx != null) {
-            while (untagged.pollFlush(0, rx.untaggedCompletion)) {
-                // bookkeeping only: the entries were retired above
-            }
+            rq.forgetBuffers(rx.untaggedCompletion);
         }
     }
 
@@ -680,6 +614,6 @@ public final class QpEngine {
 
     @Override
     public String toString() {
-        return "QpEngine[" + state + " pd=" + pdId + " sq=" + sq.size() + " rq=" + (rqTail - rqHead) + "]";
+        return "QpEngine[" + state + " pd=" + pdId + " sq=" + sq.size() + " rq=" + rq.held() + "]";
     }
 }

@@ -248,18 +248,18 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         int control = buf.getUnsignedShort(at);
         long msn = UntaggedHeader.msn(buf, at);
         if (UntaggedHeader.messageOffset(buf, at) == 0) {
-            qp.takeFromSrq(msn);
+            qp.rq.takeFromSrq(msn);
         }
         int header = UntaggedHeader.HEADER_LENGTH + op.extraHeaderLength();
         int payload = len - header;
-        DdpError e = qp.untagged.accept(control, UntaggedHeader.queueNumber(buf, at), msn,
+        DdpError e = qp.rq.untagged().accept(control, UntaggedHeader.queueNumber(buf, at), msn,
                 UntaggedHeader.messageOffset(buf, at), payload, placement);
         if (e != null) {
-            RqEntry failing = e == DdpError.MESSAGE_TOO_LONG ? qp.rqEntryForMsn(msn) : null;
+            RqEntry failing = e == DdpError.MESSAGE_TOO_LONG ? qp.rq.entryForMsn(msn) : null;
             reject(e, buf, at, len, failing, Status.LOCAL_LENGTH_ERROR);
             return;
         }
-        RqEntry r = qp.rqEntry(placement.bufferId());
+        RqEntry r = qp.rq.entry(placement.bufferId());
         if (payload > 0) {
             r.sgl.scatter(placement.bufferOffset(), buf, at + header, payload);
         }
