@@ -69,6 +69,12 @@ final class SoftQp implements QpSpi, QpListener {
         pd.device.counters().add(engine.counters());
     }
 
+    /** A CQ poller found nothing: it reads the stream itself (receive in place). */
+    @Override
+    public boolean progress() {
+        return engine.receiveInPlace();
+    }
+
     @Override
     public Stats stats() {
         return DeviceStats.snapshot(List.of(engine.counters()), TcpFigures.of(engine.channel()), Map.of());

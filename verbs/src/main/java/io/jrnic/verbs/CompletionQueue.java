@@ -32,6 +32,15 @@ public final class CompletionQueue extends Resource {
     private final Completion[] ring;
     private final Object lock = new Object();
     private final Set<QueuePair> users = ConcurrentHashMap.newKeySet();
+    /**
+     * The users again, for {@link #progress()}: a growable array and its length, changed under the users' lock
+     * (attach appends, detach moves the last into the hole) and read without it (a slot may hold a QP being
+     * detached, or null; both harmless).
+     */
+    private volatile QueuePair[] progressors = new QueuePair[4];
+    private volatile int progressorCount;
+    /** Where the next {@link #progress()} starts (round robin; races between pollers are harmless). */
+    private int progressCursor;
     private int head;
     private int count;
     private boolean overflowed;
@@ -97,6 +106,41 @@ public final class CompletionQueue extends Resource {
     public int poll(Completion[] into, int offset, int max) {
         Objects.checkFromIndexSize(offset, max, into.length);
         checkOpen();
+        int n = take(into, offset, max);
+        if (n == 0 && max > 0 && progress()) {
+            n = take(into, offset, max);
+        }
+        return n;
+    }
+
+    /**
+     * Lets the providers of this CQ's QPs progress on the calling thread (a software provider reads and processes
+     * what their streams hold: jrnic's soft provider receives in place), at most {@value #PROGRESS_PER_CALL} QPs per
+     * call, round robin. {@link #poll} calls it whenever it finds the CQ empty; a loop that waits for memory a peer
+     * writes (an RDMA Write's last byte) calls it itself to avoid waiting for the provider's own threads. Never
+     * blocks; true when anything was done.
+     */
+    public boolean progress() {
+        QueuePair[] qps = progressors;
+        int k = Math.min(progressorCount, qps.length);
+        if (k == 0) {
+            return false;
+        }
+        boolean any = false;
+        int start = progressCursor;
+        int m = Math.min(k, PROGRESS_PER_CALL);
+        for (int i = 0; i < m; i++) {
+            QueuePair qp = qps[Math.floorMod(start + i, k)];
+            any |= qp != null && qp.spi().progress();
+        }
+        progressCursor = start + m;
+        return any;
+    }
+
+    /** QPs {@link #progress()} visits per call: bounds an empty poll's cost on a CQ shared by many QPs. */
+    static final int PROGRESS_PER_CALL = 4;
+
+    private int take(Completion[] into, int offset, int max) {
         int n = 0;
         while (n < max) {
             Completion forListener = null;
@@ -149,11 +193,35 @@ public final class CompletionQueue extends Resource {
 
     void attach(QueuePair qp) {
         checkOpen();
-        users.add(qp);
+        synchronized (users) {
+            if (users.add(qp)) {
+                QueuePair[] a = progressors;
+                int k = progressorCount;
+                if (k == a.length) {
+                    a = java.util.Arrays.copyOf(a, 2 * k);
+                }
+                a[k] = qp;
+                progressors = a;
+                progressorCount = k + 1;
+            }
+        }
     }
 
     void detach(QueuePair qp) {
-        users.remove(qp);
+        synchronized (users) {
+            if (users.remove(qp)) {
+                QueuePair[] a = progressors;
+                int last = progressorCount - 1;
+                for (int i = 0; i <= last; i++) {
+                    if (a[i] == qp) {
+                        a[i] = a[last];
+                        a[last] = null;
+                        progressorCount = last;
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     /** Appends a completion (provider path). False when it was lost to overflow or the CQ is closed. */

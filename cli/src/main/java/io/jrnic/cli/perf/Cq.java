@@ -110,11 +110,20 @@ final class Cq {
         return c.opcode() == CompletionOpcode.RECV || c.opcode() == CompletionOpcode.RECV_IMMEDIATE;
     }
 
-    /** Waits until byte {@code i} of {@code b} (placed by the peer's RDMA WRITE) is {@code v}; {@code abort} is checked now and then. */
-    static void awaitByte(PerfBuffer b, int i, byte v, Deadline d, Check abort) throws TimeoutException, java.io.IOException {
+    /**
+     * Waits until byte {@code i} of {@code b} (placed by the peer's RDMA WRITE) is {@code v}; {@code abort} is checked now
+     * and then; {@code progress} (may be null) is the CQ whose QP receives the WRITE, asked to progress in between.
+     */
+    static void awaitByte(PerfBuffer b, int i, byte v, Deadline d, Check abort, Cq progress)
+            throws TimeoutException, java.io.IOException {
         int n = 0;
         String what = null;
         while (b.getAcquire(i) != v) {
+            // a software RNIC places on the polling thread when asked (CompletionQueue.progress): without it the
+            // wait is for the provider's event loop to be woken
+            if (progress != null && progress.cq.progress()) {
+                continue;
+            }
             if ((++n & 255) == 0 && abort != null) {
                 String why = abort.why();
                 if (why != null) {

@@ -47,7 +47,7 @@ final class LatClient {
             t.srcBytes.set(size - 1, Pattern.tag(i));
             long t0 = System.nanoTime();
             t.qp.postSend(w);
-            Cq.awaitByte(t.landingBytes, size - 1, Pattern.tag(i), hang, this::qpDown);
+            Cq.awaitByte(t.landingBytes, size - 1, Pattern.tag(i), hang, this::qpDown, cq);
             samples[i] = System.nanoTime() - t0;
             cq.awaitSend(hang);
         }

@@ -127,7 +127,7 @@ final class ServerPart {
         boolean inFlight = false;
         try {
             for (; i < iters; i++) {
-                Cq.awaitByte(t.targetBytes, size - 1, Pattern.tag(i), d, this::abortReason);
+                Cq.awaitByte(t.targetBytes, size - 1, Pattern.tag(i), d, this::abortReason, cq);
                 inFlight = reap(inFlight);
                 t.qp.postSend(w);
                 inFlight = true;

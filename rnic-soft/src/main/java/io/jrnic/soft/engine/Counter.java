@@ -30,7 +30,11 @@ public enum Counter {
     /** Batches the posting thread wrote straight into the socket (transmit in place, no event-loop wake-up). */
     TX_IN_PLACE("txInPlace"),
     /** In-place writes the socket did not take whole: the rest went to the event loop. */
-    TX_IN_PLACE_HANDOVERS("txInPlaceHandovers");
+    TX_IN_PLACE_HANDOVERS("txInPlaceHandovers"),
+    /** Socket reads a thread polling the CQ did itself (receive in place, no event-loop wake-up). */
+    RX_IN_PLACE("rxInPlace"),
+    /** The bytes those reads took (included in rxBytes). */
+    RX_IN_PLACE_BYTES("rxInPlaceBytes");
 
     private final String key;
 

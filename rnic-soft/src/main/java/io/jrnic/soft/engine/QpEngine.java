@@ -4,7 +4,6 @@ import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.MemoryTable;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
@@ -64,6 +63,8 @@ public final class QpEngine {
     StreamParams params;
     Transmitter tx;
     Receiver rx;
+    /** A polling thread may read the stream itself (null: only the event loop reads it). */
+    private volatile ReceiveInPlace rxInPlace;
     /** Posted, not retired, posting order. */
     final ArrayDeque<SqEntry> sq = new ArrayDeque<>();
     /** Posted, not yet started. */
@@ -193,6 +194,50 @@ public final class QpEngine {
         }
     }
 
+    /**
+     * Receives in place: the calling thread (polling a completion queue) reads what the stream holds and runs the
+     * Receiver on it, then transmits in place what that asked for (Read Responses) and retires what it finished,
+     * so a busy-polling consumer needs no wake-up of the event loop. Only between the loop's reads, in RTS once the
+     * first FPDUs were exchanged, never on the loop itself. True when bytes were read.
+     */
+    public boolean receiveInPlace() {
+        ReceiveInPlace r = rxInPlace;
+        EventLoop l = loop;
+        if (r == null || l == null || l.inEventLoop() || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (rxInPlace != r || state != State.RTS || rxStopped || txGated || rtrPending) {
+                return false;
+            }
+            int n = r.read();
+            if (n == ReceiveInPlace.FAILED) {
+                llpFailed = true; // reset under our read: the loop only sees the end of the stream now
+                channel.close();
+                return false;
+            }
+            if (n == ReceiveInPlace.NOTHING) {
+                return false;
+            }
+            counters.inc(Counter.RX_IN_PLACE);
+            counters.add(Counter.RX_IN_PLACE_BYTES, n);
+            if (drainScheduled.get() || state != State.RTS || !tx.pumpInPlace()) {
+                scheduleDrain(); // the loop finishes what the bytes asked for
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The Receiver fed the bytes of an event-loop read: a polling thread may read again. */
+    void loopReadFed() {
+        ReceiveInPlace r = rxInPlace;
+        if (r != null) {
+            r.gate().fed();
+        }
+    }
+
     /** Runs {@code r} holding the QP's lock (event loop tasks and timers). */
     void locked(Runnable r) {
         lock.lock();
@@ -282,12 +327,16 @@ public final class QpEngine {
         this.rtrReadPending = false;
         this.closeRequested = false;
         rq.rebind();
-        // data phase: reads of up to 256 KiB, so that most FPDUs (up to 64 KiB + 6) lie whole in one chunk and are
-        // decoded in place; an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
-        ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX));
+        // the data phase reads 512 B to 256 KiB at a time when the channel was made with a LoopReadGate (its
+        // allocator); an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
         ChannelPipeline pl = ch.pipeline();
         pl.replace(afterHandler, "receiver", rx);
         tx.enableInPlace(rx);
+        ReceiveInPlace rip = tx.inPlaceCapable() ? ReceiveInPlace.of(ch, rx) : null;
+        if (rip != null) {
+            rip.gate().attach(lock);
+        }
+        rxInPlace = rip;
         state = State.RTS;
         listener.transition(Trigger.CONNECTED, null, false);
         drainRecvs();
@@ -558,6 +607,11 @@ public final class QpEngine {
     /** Forgets the stream after RESET_TO_IDLE (queues are empty). */
     public void reset() {
         state = State.IDLE;
+        ReceiveInPlace r = rxInPlace;
+        rxInPlace = null;
+        if (r != null) {
+            r.gate().attach(null);
+        }
     }
 
     /**

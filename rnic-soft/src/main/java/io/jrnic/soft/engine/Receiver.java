@@ -76,6 +76,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
                 feed(in);
             }
         } finally {
+            qp.loopReadFed();
             qp.lock.unlock();
             in.release();
         }

@@ -1,5 +1,6 @@
 package io.jrnic.soft.net;
 
+import io.jrnic.soft.engine.LoopReadGate;
 import io.jrnic.soft.engine.QpEngine;
 import io.jrnic.soft.mpa.CmFailure;
 import io.jrnic.soft.mpa.ConnectionEvents;
@@ -83,6 +84,7 @@ public final class SoftTransport implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) throws java.io.IOException {
+                        ch.config().setRecvByteBufAllocator(new LoopReadGate());
                         if (capture != null) {
                             ch.pipeline().addFirst(Capture.NAME, Capture.handler(capture));
                         }
@@ -112,6 +114,7 @@ public final class SoftTransport implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.config().setRecvByteBufAllocator(new LoopReadGate());
                         listener.initChild(ch);
                     }
                 });

@@ -26,6 +26,15 @@ public interface QpSpi {
     /** Destroy; the QP is already in ERROR (API applied MODIFY_TO_ERROR) or IDLE. */
     void close();
 
+    /**
+     * Progress on the calling thread, which polls a CQ of this QP and found it empty: a software provider may
+     * read and process what the stream holds here instead of waiting for its own threads. Must not block; true
+     * when anything was done (a completion may now be queued).
+     */
+    default boolean progress() {
+        return false;
+    }
+
     /** A snapshot of the QP's counters (any thread; must not block the data path). */
     default Stats stats() {
         return Stats.EMPTY;

@@ -1,0 +1,100 @@
+package io.jrnic.soft.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.util.UncheckedBooleanSupplier;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A stream's receive-buffer allocator, one per channel, set when the channel is created (Netty keeps the first
+ * handle it gets, so an allocator set later would never be used): reads of 512 B to 256 KiB, so that most FPDUs
+ * (up to 64 KiB + 6) lie whole in one chunk and are decoded in place; and, once a QP is bound, the gate between
+ * the event loop's reads and a polling thread's ({@link ReceiveInPlace}). The loop announces a read under the
+ * QP's lock before it touches the socket and retracts it once the Receiver fed the bytes (or nothing was read); a
+ * polling thread reads only under the lock and only while no read is announced, so the two never take bytes of
+ * the stream out of order. The end of the stream (or a read error) closes the gate for good.
+ */
+public final class LoopReadGate implements RecvByteBufAllocator {
+    private final AdaptiveRecvByteBufAllocator sizes =
+            new AdaptiveRecvByteBufAllocator(QpEngine.RECV_MIN, QpEngine.RECV_INITIAL, QpEngine.RECV_MAX);
+    /** The bound QP's lock; null while no QP receives in place. */
+    private volatile ReentrantLock lock;
+    private volatile boolean loopReading;
+    private volatile boolean ended;
+
+    /** The QP bound to the stream receives in place under {@code l} (null: nobody does). */
+    void attach(ReentrantLock l) {
+        this.lock = l;
+    }
+
+    /** Whether a polling thread holding the QP's lock may read the socket now. */
+    boolean quiet() {
+        return !loopReading && !ended;
+    }
+
+    /** The Receiver fed the bytes of the loop's read. */
+    void fed() {
+        loopReading = false;
+    }
+
+    /** The stream ended or failed under a polling thread's read: only the loop reads it from now on. */
+    void end() {
+        ended = true;
+    }
+
+    @Override
+    public Handle newHandle() {
+        return new GateHandle((ExtendedHandle) sizes.newHandle());
+    }
+
+    private final class GateHandle extends DelegatingHandle implements ExtendedHandle {
+        /** A read was announced and its outcome not yet seen (an exception skips lastBytesRead). */
+        private boolean announced;
+
+        GateHandle(ExtendedHandle delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public ByteBuf allocate(ByteBufAllocator alloc) {
+            ReentrantLock l = lock;
+            if (l != null) {
+                l.lock(); // waits for a polling thread's read and feed to finish
+                loopReading = true;
+                l.unlock();
+                announced = true;
+            }
+            return delegate().allocate(alloc);
+        }
+
+        @Override
+        public void lastBytesRead(int bytes) {
+            delegate().lastBytesRead(bytes);
+            if (announced) {
+                announced = false;
+                if (bytes <= 0) {
+                    ended |= bytes < 0; // the end of the stream
+                    loopReading = false; // nothing to feed
+                }
+                // else the Receiver retracts the announcement once it fed the bytes
+            }
+        }
+
+        @Override
+        public void readComplete() {
+            delegate().readComplete();
+            if (announced) {
+                announced = false; // the read threw: the loop closes the stream
+                ended = true;
+                loopReading = false;
+            }
+        }
+
+        @Override
+        public boolean continueReading(UncheckedBooleanSupplier maybeMoreDataSupplier) {
+            return ((ExtendedHandle) delegate()).continueReading(maybeMoreDataSupplier);
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.jrnic.soft;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.verbs.Access;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionStatus;
+import io.jrnic.verbs.MemoryRegion;
+import io.jrnic.verbs.RecvWr;
+import io.jrnic.verbs.SendWr;
+import io.netty.channel.epoll.Epoll;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Receive in place: a thread polling an empty CQ reads the stream itself (CompletionQueue.poll/progress) instead
+ * of waiting for the event loop; its reads and the loop's take the stream's bytes in order (LoopReadGate).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ReceiveInPlaceTest {
+    private static final int MSGS = 500;
+    private static final int SIZE = 64;
+
+    /** A SEND ping-pong whose both sides spin on their CQs: the replies are read by the pollers. */
+    @Test
+    void busyPollingConsumersReadTheirMessagesThemselves() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            byte[] aBytes = new byte[2 * SIZE];
+            MemoryRegion aBuf = p.a.pd.register(aBytes, Access.LOCAL_WRITE);
+            byte[] bBytes = new byte[SIZE];
+            MemoryRegion bBuf = p.b.pd.register(bBytes, Access.LOCAL_WRITE);
+            p.a.qp.postRecv(RecvWr.of(0, aBuf.sge(SIZE, SIZE)));
+            p.b.qp.postRecv(RecvWr.of(0, bBuf.sge(0, SIZE)));
+            AtomicReference<Throwable> echoFailed = new AtomicReference<>();
+            Thread echo = new Thread(() -> {
+                try {
+                    Completion[] c = Completion.array(4);
+                    for (int got = 0; got < MSGS; ) {
+                        int n = spin(p.b, c);
+                        for (int i = 0; i < n; i++) {
+                            assertEquals(CompletionStatus.SUCCESS, c[i].status());
+                            if (c[i].opcode() == io.jrnic.verbs.CompletionOpcode.RECV) {
+                                got++;
+                                p.b.qp.postRecv(RecvWr.of(got, bBuf.sge(0, SIZE)));
+                                p.b.qp.postSend(SendWr.send().id(got).local(bBuf.sge(0, SIZE)));
+                            }
+                        }
+                    }
+                } catch (Throwable t) {
+                    echoFailed.set(t);
+                }
+            }, "echo");
+            echo.setDaemon(true);
+            echo.start();
+            byte[] expected = new byte[SIZE];
+            for (int i = 0; i < MSGS; i++) {
+                Arrays.fill(expected, (byte) i);
+                System.arraycopy(expected, 0, aBytes, 0, SIZE);
+                p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)).signaled());
+                Completion[] c = Completion.array(4);
+                boolean replied = false;
+                boolean sent = false;
+                while (!replied || !sent) {
+                    int n = spin(p.a, c);
+                    for (int k = 0; k < n; k++) {
+                        assertEquals(CompletionStatus.SUCCESS, c[k].status(), "message " + i);
+                        replied |= c[k].opcode() == io.jrnic.verbs.CompletionOpcode.RECV;
+                        sent |= c[k].opcode() == io.jrnic.verbs.CompletionOpcode.SEND;
+                    }
+                }
+                assertArrayEquals(expected, Arrays.copyOfRange(aBytes, SIZE, 2 * SIZE), "reply " + i);
+                p.a.qp.postRecv(RecvWr.of(i + 1, aBuf.sge(SIZE, SIZE)));
+            }
+            echo.join(10_000);
+            assertEquals(null, echoFailed.get());
+            long a = p.a.dev.stats().counter("rxInPlace");
+            long b = p.b.dev.stats().counter("rxInPlace");
+            System.out.println("ReceiveInPlaceTest: reads in place A " + a + ", B " + b + " of " + MSGS + " messages each");
+            // the loop still reads whatever arrives while nobody polls; spinning pollers take most of it
+            assertTrue(a > 0 && b > 0, "no reply was read in place: A " + a + ", B " + b);
+        }
+    }
+
+    /**
+     * 64 MiB of Writes and Sends while the receiver spins on its CQ: its reads race the event loop's for every
+     * chunk of the stream; a byte taken out of order would tear an FPDU (a CRC error and a Terminate) or land in
+     * the wrong place.
+     */
+    @Test
+    void readsInPlaceAndOnTheLoopKeepTheStreamInOrder() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
+        int chunk = 16 * 1024;
+        int chunks = 64;
+        int rounds = 64;
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            byte[] srcBytes = new byte[chunk * chunks];
+            new Random(11).nextBytes(srcBytes);
+            MemoryRegion src = p.a.pd.register(srcBytes, Access.LOCAL_WRITE);
+            byte[] dstBytes = new byte[chunk * chunks];
+            MemoryRegion dst = p.b.pd.register(dstBytes, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            byte[] sendBytes = new byte[rounds * chunk];
+            MemoryRegion sends = p.b.pd.register(sendBytes, Access.LOCAL_WRITE);
+            for (int r = 0; r < rounds; r++) {
+                p.b.qp.postRecv(RecvWr.of(r, sends.sge(r * chunk, chunk)));
+            }
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            int[] received = new int[1];
+            Thread poller = new Thread(() -> {
+                try {
+                    Completion[] c = Completion.array(16);
+                    while (received[0] < rounds) {
+                        int n = spin(p.b, c);
+                        for (int i = 0; i < n; i++) {
+                            assertEquals(CompletionStatus.SUCCESS, c[i].status(), "receive " + c[i].id());
+                            assertEquals(chunk, c[i].byteLength());
+                            received[0]++;
+                        }
+                    }
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+            }, "poller");
+            poller.setDaemon(true);
+            poller.start();
+            int posted = 0;
+            int done = 0;
+            Completion[] batch = Completion.array(64);
+            for (int r = 0; r < rounds; r++) {
+                for (int k = 0; k < chunks; k++) {
+                    while (posted - done >= SoftPair.DEPTH / 2) {
+                        done += drain(p.a, batch);
+                    }
+                    p.a.qp.postSend(SendWr.rdmaWrite().id(posted++).local(src.sge(k * chunk, chunk))
+                            .remote(dst.stag(), (long) k * chunk).signaled());
+                }
+                // a Send after each round's Writes: placed in the receive the round number names
+                p.a.qp.postSend(SendWr.send().id(posted++).local(src.sge(r * 7, chunk)).signaled());
+            }
+            while (done < posted) {
+                done += drain(p.a, batch);
+            }
+            poller.join(30_000);
+            assertEquals(null, failed.get());
+            assertEquals(rounds, received[0]);
+            assertArrayEquals(srcBytes, dstBytes, "every Write's bytes in place");
+            for (int r = 0; r < rounds; r++) {
+                assertArrayEquals(Arrays.copyOfRange(srcBytes, r * 7, r * 7 + chunk),
+                        Arrays.copyOfRange(sendBytes, r * chunk, (r + 1) * chunk), "send " + r);
+            }
+            long inPlace = p.b.dev.stats().counter("rxInPlaceBytes");
+            long all = p.b.dev.stats().counter("rxBytes");
+            System.out.println("ReceiveInPlaceTest: " + inPlace + " of " + all + " bytes read in place, "
+                    + p.b.dev.stats().counter("rxInPlace") + " reads");
+            assertEquals(0, p.b.dev.stats().counter("crcErrors"));
+            assertEquals(0, p.b.dev.stats().counter("terminatesSent"));
+            assertTrue(inPlace > 0, "the spinning receiver never read in place");
+            assertTrue(inPlace < all, "the event loop never read: the race this test is for did not happen");
+        }
+    }
+
+    /** Polls until something arrives (each empty poll lets the QP receive in place); gives up after 30 s. */
+    private static int spin(SoftPair.Side s, Completion[] into) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int n;
+        while ((n = s.cq.poll(into)) == 0) {
+            if (System.nanoTime() - end > 0) {
+                throw new AssertionError("nothing arrived for 30 s");
+            }
+            Thread.onSpinWait();
+        }
+        return n;
+    }
+
+    private static int drain(SoftPair.Side s, Completion[] batch) {
+        int n = s.cq.poll(batch);
+        for (int i = 0; i < n; i++) {
+            assertEquals(CompletionStatus.SUCCESS, batch[i].status(), "send " + batch[i].id());
+        }
+        if (n == 0) {
+            Thread.onSpinWait();
+        }
+        return n;
+    }
+}
