@@ -44,6 +44,22 @@ public final class LoopReadGate implements RecvByteBufAllocator {
         ended = true;
     }
 
+    /**
+     * Tries for a while before it parks: a polling thread holds the lock for microseconds, and handing the lock to
+     * a parked loop would cost that thread a wake-up call on its way back to its consumer.
+     */
+    private static void acquire(ReentrantLock l) {
+        for (int i = 0; i < SPINS; i++) {
+            if (l.tryLock()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        l.lock();
+    }
+
+    private static final int SPINS = 1000;
+
     @Override
     public Handle newHandle() {
         return new GateHandle((ExtendedHandle) sizes.newHandle());
@@ -61,7 +77,7 @@ public final class LoopReadGate implements RecvByteBufAllocator {
         public ByteBuf allocate(ByteBufAllocator alloc) {
             ReentrantLock l = lock;
             if (l != null) {
-                l.lock(); // waits for a polling thread's read and feed to finish
+                acquire(l); // waits for a polling thread's read and feed to finish
                 loopReading = true;
                 l.unlock();
                 announced = true;

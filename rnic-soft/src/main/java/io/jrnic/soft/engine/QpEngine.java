@@ -212,8 +212,10 @@ public final class QpEngine {
             }
             int n = r.read();
             if (n == ReceiveInPlace.FAILED) {
-                llpFailed = true; // reset under our read: the loop only sees the end of the stream now
-                channel.close();
+                // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
+                // closes the stream holding the lock, so no other in-place read or write meets the closed socket
+                llpFailed = true;
+                l.execute(() -> locked(channel::close));
                 return false;
             }
             if (n == ReceiveInPlace.NOTHING) {

@@ -119,8 +119,12 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        qp.locked(() -> qp.llpFailed = true); // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
-        ctx.close();
+        // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01); closed under the QP's lock, so that
+        // no thread reading or writing the socket in place meets the closed descriptor
+        qp.locked(() -> {
+            qp.llpFailed = true;
+            ctx.close();
+        });
     }
 
     @Override
