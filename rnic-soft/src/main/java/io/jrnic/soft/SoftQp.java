@@ -75,6 +75,12 @@ final class SoftQp implements QpSpi, QpListener {
         return engine.receiveInPlace();
     }
 
+    /** The consumer will block on its completion channel: the event loop reads the stream again. */
+    @Override
+    public void pollingStops() {
+        engine.pollingStops();
+    }
+
     @Override
     public Stats stats() {
         return DeviceStats.snapshot(List.of(engine.counters()), TcpFigures.of(engine.channel()), Map.of());

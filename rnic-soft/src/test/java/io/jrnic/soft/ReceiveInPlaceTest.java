@@ -91,6 +91,66 @@ class ReceiveInPlaceTest {
     }
 
     /**
+     * Spinning pollers that keep finding the data first take the stream's reads from the event loop (its auto-read
+     * off); a consumer that then blocks on its completion channel still gets the next message, and so does one that
+     * just stops polling without arming (a watchdog gives the reads back): nothing stays unread in the socket.
+     */
+    @Test
+    void pollersTakeTheReadsFromTheLoopAndNothingIsLeftUnreadWhenTheyStop() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            byte[] aBytes = new byte[SIZE];
+            MemoryRegion aBuf = p.a.pd.register(aBytes, Access.LOCAL_WRITE);
+            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+            Completion[] c = Completion.array(4);
+            for (int i = 0; i < 200; i++) { // A sends, B echoes, both spin on their CQs
+                p.a.qp.postRecv(RecvWr.of(i, aBuf.sge(0, SIZE)));
+                p.b.qp.postRecv(RecvWr.of(i, bBuf.sge(0, SIZE)));
+                p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)));
+                awaitRecv(p.b, c);
+                p.b.qp.postSend(SendWr.send().id(i).local(bBuf.sge(0, SIZE)));
+                awaitRecv(p.a, c);
+            }
+            long takeovers = p.a.dev.stats().counter("rxPollerTakeovers");
+            System.out.println("ReceiveInPlaceTest: A's pollers took the reads from the loop " + takeovers + " times");
+            assertTrue(takeovers > 0, "A's spinning poller never took the reads from the event loop");
+
+            // A arms its CQ and blocks: the loop must read B's message and notify
+            p.a.qp.postRecv(RecvWr.of(1000, aBuf.sge(0, SIZE)));
+            p.a.cq.requestNotify(false);
+            p.b.qp.postSend(SendWr.send().id(1000).local(bBuf.sge(0, SIZE)));
+            assertEquals(p.a.cq, p.a.channel.await(10, TimeUnit.SECONDS), "no notification: the message stayed unread");
+            assertEquals(1, p.a.cq.poll(c));
+
+            // spin again until the pollers own the reads, then stop polling without arming
+            for (int i = 0; i < 50; i++) {
+                p.a.qp.postRecv(RecvWr.of(i, aBuf.sge(0, SIZE)));
+                p.b.qp.postRecv(RecvWr.of(i, bBuf.sge(0, SIZE)));
+                p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)));
+                awaitRecv(p.b, c);
+                p.b.qp.postSend(SendWr.send().id(i).local(bBuf.sge(0, SIZE)));
+                awaitRecv(p.a, c);
+            }
+            p.a.qp.postRecv(RecvWr.of(2000, aBuf.sge(0, SIZE)));
+            p.b.qp.postSend(SendWr.send().id(2000).local(bBuf.sge(0, SIZE)));
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (p.a.cq.size() == 0 && System.nanoTime() < end) { // size() does not progress: only the loop reads
+                Thread.sleep(5);
+            }
+            assertEquals(1, p.a.cq.size(), "a consumer that stopped polling never got the message");
+        }
+    }
+
+    /** Spins on {@code s}'s CQ until a receive completes (sends are unsignaled). */
+    private static void awaitRecv(SoftPair.Side s, Completion[] c) {
+        int n = spin(s, c);
+        assertEquals(1, n);
+        assertEquals(CompletionStatus.SUCCESS, c[0].status());
+        assertEquals(io.jrnic.verbs.CompletionOpcode.RECV, c[0].opcode());
+    }
+
+    /**
      * 64 MiB of Writes and Sends while the receiver spins on its CQ: its reads race the event loop's for every
      * chunk of the stream; a byte taken out of order would tear an FPDU (a CRC error and a Terminate) or land in
      * the wrong place.

@@ -39,6 +39,8 @@ final class SoftPair implements AutoCloseable {
         final RdmaDevice dev;
         final ProtectionDomain pd;
         final CompletionQueue cq;
+        /** The CQ's completion channel (for tests that arm the CQ and block). */
+        final io.jrnic.verbs.CompletionChannel channel;
         final ConnectionManager cm;
         final QueuePair qp;
         final List<AsyncEvent> events = new CopyOnWriteArrayList<>();
@@ -47,7 +49,8 @@ final class SoftPair implements AutoCloseable {
             dev = Rdma.open("soft");
             dev.onAsyncEvent(events::add);
             pd = dev.allocatePd();
-            cq = dev.createCq(4 * DEPTH, name);
+            channel = dev.createCompletionChannel();
+            cq = dev.createCq(4 * DEPTH, channel, name);
             cm = dev.connectionManager();
             qp = pd.createQp(QpInit.rc(cq).maxSendWr(DEPTH).maxRecvWr(DEPTH).maxInline(64).context(name));
         }

@@ -178,7 +178,12 @@ public final class CompletionQueue extends Resource {
         slot.listener = null;
     }
 
-    /** Arms one notification to the channel. @throws IllegalStateException without a channel */
+    /**
+     * Arms one notification to the channel, and tells the providers of this CQ's QPs that the consumer stops
+     * polling (a software provider whose pollers took over receiving hands it back to its own threads).
+     *
+     * @throws IllegalStateException without a channel
+     */
     public void requestNotify(boolean solicitedOnly) {
         checkOpen();
         if (channel == null) {
@@ -187,6 +192,14 @@ public final class CompletionQueue extends Resource {
         synchronized (lock) {
             if (armed != 1) {
                 armed = solicitedOnly ? 2 : 1;
+            }
+        }
+        // the consumer stops polling: providers whose pollers did their threads' work give it back (a check per QP)
+        QueuePair[] qps = progressors;
+        for (int i = 0, k = Math.min(progressorCount, qps.length); i < k; i++) {
+            QueuePair qp = qps[i];
+            if (qp != null) {
+                qp.spi().pollingStops();
             }
         }
     }

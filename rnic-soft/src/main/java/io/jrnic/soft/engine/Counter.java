@@ -34,7 +34,9 @@ public enum Counter {
     /** Socket reads a thread polling the CQ did itself (receive in place, no event-loop wake-up). */
     RX_IN_PLACE("rxInPlace"),
     /** The bytes those reads took (included in rxBytes). */
-    RX_IN_PLACE_BYTES("rxInPlaceBytes");
+    RX_IN_PLACE_BYTES("rxInPlaceBytes"),
+    /** Times busy pollers took the stream's reads from the event loop (its auto-read off until they stop). */
+    RX_POLLER_TAKEOVERS("rxPollerTakeovers");
 
     private final String key;
 

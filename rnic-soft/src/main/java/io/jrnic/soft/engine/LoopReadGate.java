@@ -34,6 +34,11 @@ public final class LoopReadGate implements RecvByteBufAllocator {
         return !loopReading && !ended;
     }
 
+    /** Whether the stream ended (or a read failed): only the loop reads it now. */
+    boolean ended() {
+        return ended;
+    }
+
     /** The Receiver fed the bytes of the loop's read. */
     void fed() {
         loopReading = false;

@@ -203,11 +203,16 @@ public final class QpEngine {
     public boolean receiveInPlace() {
         ReceiveInPlace r = rxInPlace;
         EventLoop l = loop;
-        if (r == null || l == null || l.inEventLoop() || !lock.tryLock()) {
+        if (r == null || l == null || l.inEventLoop()) {
+            return false;
+        }
+        r.polled();
+        if (!lock.tryLock()) {
             return false;
         }
         try {
-            if (rxInPlace != r || state != State.RTS || rxStopped || txGated || rtrPending) {
+            if (!receivesInPlace(r)) {
+                r.giveBack(); // Terminate, close, end of stream: the loop reads what follows
                 return false;
             }
             int n = r.read();
@@ -219,10 +224,14 @@ public final class QpEngine {
                 return false;
             }
             if (n == ReceiveInPlace.NOTHING) {
+                if (r.gate().ended()) {
+                    r.giveBack(); // the loop sees the end too and reports it
+                }
                 return false;
             }
             counters.inc(Counter.RX_IN_PLACE);
             counters.add(Counter.RX_IN_PLACE_BYTES, n);
+            r.readInPlace();
             if (drainScheduled.get() || state != State.RTS || !tx.pumpInPlace()) {
                 scheduleDrain(); // the loop finishes what the bytes asked for
             }
@@ -232,11 +241,28 @@ public final class QpEngine {
         }
     }
 
+    /** Under the lock: whether {@code r} (still this QP's) may read: RTS, receiving, first FPDUs exchanged. */
+    boolean receivesInPlace(ReceiveInPlace r) {
+        return rxInPlace == r && state == State.RTS && !rxStopped && !txGated && !rtrPending;
+    }
+
+    /**
+     * The consumer armed a CQ of this QP to block: if pollers had taken the stream's reads from the event loop
+     * (see {@link ReceiveInPlace}), the loop reads again. Any thread.
+     */
+    public void pollingStops() {
+        ReceiveInPlace r = rxInPlace;
+        if (r != null) {
+            r.giveBack();
+        }
+    }
+
     /** The Receiver fed the bytes of an event-loop read: a polling thread may read again. */
     void loopReadFed() {
         ReceiveInPlace r = rxInPlace;
         if (r != null) {
             r.gate().fed();
+            r.loopRead();
         }
     }
 
@@ -334,7 +360,7 @@ public final class QpEngine {
         ChannelPipeline pl = ch.pipeline();
         pl.replace(afterHandler, "receiver", rx);
         tx.enableInPlace(rx);
-        ReceiveInPlace rip = tx.inPlaceCapable() ? ReceiveInPlace.of(ch, rx) : null;
+        ReceiveInPlace rip = tx.inPlaceCapable() ? ReceiveInPlace.of(this, ch, rx) : null;
         if (rip != null) {
             rip.gate().attach(lock);
         }

@@ -4,8 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Receive in place: a thread polling the QP's completion queue reads the stream itself (one socket read into a
@@ -25,24 +27,45 @@ final class ReceiveInPlace {
     static final int NOTHING = 0;
     static final int FAILED = -1;
 
+    /** In-place reads with data in a row (the loop fed nothing in between) after which the loop stops reading. */
+    static final int TAKE_OVER_STREAK = Boolean.parseBoolean(System.getProperty("jrnic.pollerTakeover", "true")) ? 4 : Integer.MAX_VALUE;
+    /** The loop reads again once nobody polled for this long (a consumer that stopped without arming its CQ). */
+    static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final QpEngine qp;
+    private final EventLoop loop;
     private final AbstractEpollStreamChannel ch;
     private final LoopReadGate gate;
     private final Receiver rx;
+    private final Runnable stopLoopReads = this::stopLoopReads;
+    private final Runnable watchdog = this::watch;
+    private final Runnable giveBackTask = this::giveBackOnLoop;
 
-    private ReceiveInPlace(AbstractEpollStreamChannel ch, LoopReadGate gate, Receiver rx) {
+    /** When a consumer last polled (any thread). */
+    private volatile long lastPoll;
+    /** Under the QP's lock: successive in-place reads that found data. */
+    private int streak;
+    /** The loop does not read the socket (auto-read off): the pollers do. Written under the QP's lock. */
+    private volatile boolean loopReadsOff;
+    /** On the loop: a watchdog is scheduled. */
+    private boolean watching;
+
+    private ReceiveInPlace(QpEngine qp, AbstractEpollStreamChannel ch, LoopReadGate gate, Receiver rx) {
+        this.qp = qp;
+        this.loop = ch.eventLoop();
         this.ch = ch;
         this.gate = gate;
         this.rx = rx;
     }
 
     /** For a stream bound to {@code rx}, or null when it cannot be read in place. */
-    static ReceiveInPlace of(Channel ch, Receiver rx) {
+    static ReceiveInPlace of(QpEngine qp, Channel ch, Receiver rx) {
         ChannelPipeline pl = ch.pipeline();
         if (!ENABLED || !(ch instanceof AbstractEpollStreamChannel c) || !(ch.config().getRecvByteBufAllocator() instanceof LoopReadGate g)
                 || pl.first() != rx || pl.last() != rx) {
             return null;
         }
-        return new ReceiveInPlace(c, g, rx);
+        return new ReceiveInPlace(qp, c, g, rx);
     }
 
     LoopReadGate gate() {
@@ -79,5 +102,97 @@ final class ReceiveInPlace {
         b.writerIndex(n);
         rx.feed(b);
         return n;
+    }
+
+    // ---------------------------------------------------------------- taking the reads from the loop
+
+    /*
+     * Busy-poll mode: while consumers keep polling and keep finding the data first, the event loop stops reading
+     * the stream (auto-read off: its epoll registration drops EPOLLIN), so it is no longer woken for every
+     * arrival only to find the socket empty or to wait for the lock: on a machine with fewer cores than busy
+     * threads those wake-ups take the pollers' CPU. The loop reads again as soon as a consumer arms its CQ to
+     * block (pollingStops), an in-place read meets the end of the stream, the QP leaves RTS, or nobody polled
+     * for IDLE_NANOS (a watchdog on the loop): a consumer that stops polling without arming delays what
+     * arrives by at most about that long, and nothing is left unread.
+     */
+
+    /** A consumer polls (any thread, before it tries the lock). */
+    void polled() {
+        lastPoll = System.nanoTime();
+    }
+
+    /** Under the QP's lock: an in-place read found data. */
+    void readInPlace() {
+        if (++streak == TAKE_OVER_STREAK && !loopReadsOff) {
+            loopReadsOff = true;
+            loop.execute(stopLoopReads);
+        }
+    }
+
+    /** Under the QP's lock: the loop fed bytes it read. */
+    void loopRead() {
+        streak = 0;
+    }
+
+    /** Whether the loop has stopped reading (tests, stats). */
+    boolean loopReadsOff() {
+        return loopReadsOff;
+    }
+
+    /** Any thread: the loop reads the stream again (no-op unless it stopped). */
+    void giveBack() {
+        if (loopReadsOff) {
+            loop.execute(giveBackTask);
+        }
+    }
+
+    private void giveBackOnLoop() {
+        qp.locked(() -> {
+            if (loopReadsOff) {
+                resume();
+            }
+        });
+    }
+
+    private void stopLoopReads() {
+        qp.locked(() -> {
+            if (!loopReadsOff) {
+                return;
+            }
+            if (!qp.receivesInPlace(this) || !ch.isActive() || gate.ended()) {
+                resume();
+                return;
+            }
+            ch.config().setAutoRead(false);
+            qp.counters.inc(Counter.RX_POLLER_TAKEOVERS);
+            if (!watching) {
+                watching = true;
+                loop.schedule(watchdog, IDLE_NANOS, TimeUnit.NANOSECONDS);
+            }
+        });
+    }
+
+    private void watch() {
+        qp.locked(() -> {
+            watching = false;
+            if (!loopReadsOff) {
+                return;
+            }
+            if (System.nanoTime() - lastPoll >= IDLE_NANOS || !qp.receivesInPlace(this) || gate.ended()) {
+                resume();
+            } else {
+                watching = true;
+                loop.schedule(watchdog, IDLE_NANOS, TimeUnit.NANOSECONDS);
+            }
+        });
+    }
+
+    /** On the loop, under the QP's lock. */
+    private void resume() {
+        loopReadsOff = false;
+        streak = 0;
+        if (ch.isOpen()) {
+            ch.config().setAutoRead(true); // EPOLLIN back: what waits in the socket is read at once
+        }
     }
 }

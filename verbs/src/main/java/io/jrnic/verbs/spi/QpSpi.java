@@ -35,6 +35,13 @@ public interface QpSpi {
         return false;
     }
 
+    /**
+     * A consumer armed a CQ of this QP ({@code requestNotify}): it stops polling and will wait for a notification.
+     * A provider that let polling threads do its own threads' work gives it back here. Must not block.
+     */
+    default void pollingStops() {
+    }
+
     /** A snapshot of the QP's counters (any thread; must not block the data path). */
     default Stats stats() {
         return Stats.EMPTY;
