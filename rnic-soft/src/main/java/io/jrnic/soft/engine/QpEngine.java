@@ -34,9 +34,12 @@ public final class QpEngine {
     static final long TERMINATE_CLOSE_MILLIS = 2_000;
     /** Receives an SRQ QP holds at most (taken when their message starts; untagged messages never interleave). */
     static final int SRQ_WINDOW = 4;
-    /** Read buffer sizes in the data phase (adaptive between these). */
+    /**
+     * Read buffer sizes (adaptive between these; the first reads, the MPA set-up frames, are small, and a busy
+     * stream's reads grow within a few reads to the maximum).
+     */
     static final int RECV_MIN = 512;
-    static final int RECV_INITIAL = 64 * 1024;
+    static final int RECV_INITIAL = 2048;
     static final int RECV_MAX = 256 * 1024;
 
     final MemoryTable table;

@@ -7,28 +7,38 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Receive in place: a thread polling the QP's completion queue reads the stream itself (one socket read into a
  * per-thread buffer, fed to the {@link Receiver} under the QP's lock), so a busy-polling consumer does not wait
  * for the event loop to be woken and scheduled. The {@link LoopReadGate} keeps its reads and the loop's in stream
- * order, and the stream's end (or a read error) seen by the loop closes the gate before the loop closes the socket.
- * Only on an epoll
- * stream whose pipeline holds just the Receiver; {@code -Djrnic.receiveInPlace=false} turns it off.
+ * order, and the stream's end (or a read error) seen by the loop closes the gate before the loop closes the
+ * socket. Only on an epoll stream whose pipeline holds just the Receiver; {@code -Djrnic.receiveInPlace=false}
+ * turns it off.
  */
 final class ReceiveInPlace {
     static final boolean ENABLED = !"false".equals(System.getProperty("jrnic.receiveInPlace"));
-    /** One read buffer per polling thread, as large as the loop's largest read; the decoder copies what it keeps. */
-    private static final ThreadLocal<ByteBuf> BUFFER =
-            ThreadLocal.withInitial(() -> Unpooled.directBuffer(QpEngine.RECV_MAX, QpEngine.RECV_MAX));
+    /**
+     * One read buffer per polling thread, as large as the loop's largest read (the decoder copies what it keeps):
+     * a JDK direct buffer, so its memory goes with the thread (its Cleaner), not with a release nobody would call.
+     */
+    private static final ThreadLocal<ReadBuffer> BUFFER = ThreadLocal.withInitial(ReadBuffer::new);
+
+    /** A polling thread's read buffer; busy while its bytes are fed (a callback that polls again reads nothing). */
+    private static final class ReadBuffer {
+        final ByteBuf buf = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(QpEngine.RECV_MAX));
+        boolean busy;
+    }
 
     /** A read's outcome besides a byte count: nothing there, or the stream failed under the read. */
     static final int NOTHING = 0;
     static final int FAILED = -1;
 
     /** In-place reads with data in a row (the loop fed nothing in between) after which the loop stops reading. */
-    static final int TAKE_OVER_STREAK = Boolean.parseBoolean(System.getProperty("jrnic.pollerTakeover", "true")) ? 4 : Integer.MAX_VALUE;
+    static final int TAKE_OVER_STREAK =
+            Boolean.parseBoolean(System.getProperty("jrnic.pollerTakeover", "true")) ? 4 : Integer.MAX_VALUE;
     /** The loop reads again once nobody polled for this long (a consumer that stopped without arming its CQ). */
     static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -61,8 +71,8 @@ final class ReceiveInPlace {
     /** For a stream bound to {@code rx}, or null when it cannot be read in place. */
     static ReceiveInPlace of(QpEngine qp, Channel ch, Receiver rx) {
         ChannelPipeline pl = ch.pipeline();
-        if (!ENABLED || !(ch instanceof AbstractEpollStreamChannel c) || !(ch.config().getRecvByteBufAllocator() instanceof LoopReadGate g)
-                || pl.first() != rx || pl.last() != rx) {
+        if (!ENABLED || !(ch instanceof AbstractEpollStreamChannel c)
+                || !(ch.config().getRecvByteBufAllocator() instanceof LoopReadGate g) || pl.first() != rx || pl.last() != rx) {
             return null;
         }
         return new ReceiveInPlace(qp, c, g, rx);
@@ -81,8 +91,9 @@ final class ReceiveInPlace {
         if (!gate.quiet() || !ch.isActive()) {
             return NOTHING;
         }
-        ByteBuf b = BUFFER.get();
-        if (!b.hasMemoryAddress()) {
+        ReadBuffer rb = BUFFER.get();
+        ByteBuf b = rb.buf;
+        if (rb.busy || !b.hasMemoryAddress()) {
             return NOTHING;
         }
         b.clear();
@@ -100,7 +111,12 @@ final class ReceiveInPlace {
             return NOTHING;
         }
         b.writerIndex(n);
-        rx.feed(b);
+        rb.busy = true;
+        try {
+            rx.feed(b);
+        } finally {
+            rb.busy = false;
+        }
         return n;
     }
 
