@@ -283,7 +283,8 @@ public final class PerfCommand implements Callable<Integer> {
                 + " blocking rows on blocking channels on both sides (as RDMA waits on its completion channel)"
                 + "; warm-up: every RDMA test and every TCP baseline"
                 + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
-                + " (at most 64 rounds), all before the first measured run, and once more just before each measured run;"
+                + " (at most 64 rounds), all before the first measured run (the whole plan again, up to 4 times, until 4 s"
+                + " of warm-up passed), and once more just before each measured run;"
                 + " every RDMA test verifies the bytes it moved.";
     }
 }

@@ -37,6 +37,13 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     static final long WARM_UP_NANOS = 1_000_000_000L;
     /** ...or this many rounds ran. */
     static final int WARM_UP_MAX_ROUNDS = 64;
+    /**
+     * Pass 1 goes over the whole plan again until this much warm-up time passed (at most
+     * {@link #WARM_UP_MAX_PASSES} passes): a single test's 1 s left the JIT compiling during the measured runs
+     * (64 B WRITE latency 50-75 us with {@code --test write}, 6 us in the full run).
+     */
+    static final long WARM_UP_TOTAL_NANOS = 4_000_000_000L;
+    static final int WARM_UP_MAX_PASSES = 4;
 
     public PerfConfig {
         ops = Set.copyOf(ops);
