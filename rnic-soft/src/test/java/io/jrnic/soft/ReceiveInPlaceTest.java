@@ -104,14 +104,7 @@ class ReceiveInPlaceTest {
             MemoryRegion aBuf = p.a.pd.register(aBytes, Access.LOCAL_WRITE);
             MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
             Completion[] c = Completion.array(4);
-            for (int i = 0; i < 200; i++) { // A sends, B echoes, both spin on their CQs
-                p.a.qp.postRecv(RecvWr.of(i, aBuf.sge(0, SIZE)));
-                p.b.qp.postRecv(RecvWr.of(i, bBuf.sge(0, SIZE)));
-                p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)));
-                awaitRecv(p.b, c);
-                p.b.qp.postSend(SendWr.send().id(i).local(bBuf.sge(0, SIZE)));
-                awaitRecv(p.a, c);
-            }
+            pingPong(p, 200, aBuf, bBuf, c);
             long takeovers = p.a.dev.stats().counter("rxPollerTakeovers");
             System.out.println("ReceiveInPlaceTest: A's pollers took the reads from the loop " + takeovers + " times");
             assertTrue(takeovers > 0, "A's spinning poller never took the reads from the event loop");
@@ -124,14 +117,7 @@ class ReceiveInPlaceTest {
             assertEquals(1, p.a.cq.poll(c));
 
             // spin again until the pollers own the reads, then stop polling without arming
-            for (int i = 0; i < 50; i++) {
-                p.a.qp.postRecv(RecvWr.of(i, aBuf.sge(0, SIZE)));
-                p.b.qp.postRecv(RecvWr.of(i, bBuf.sge(0, SIZE)));
-                p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)));
-                awaitRecv(p.b, c);
-                p.b.qp.postSend(SendWr.send().id(i).local(bBuf.sge(0, SIZE)));
-                awaitRecv(p.a, c);
-            }
+            pingPong(p, 50, aBuf, bBuf, c);
             p.a.qp.postRecv(RecvWr.of(2000, aBuf.sge(0, SIZE)));
             p.b.qp.postSend(SendWr.send().id(2000).local(bBuf.sge(0, SIZE)));
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -139,6 +125,18 @@ class ReceiveInPlaceTest {
                 Thread.sleep(5);
             }
             assertEquals(1, p.a.cq.size(), "a consumer that stopped polling never got the message");
+        }
+    }
+
+    /** {@code n} round trips: A sends, B echoes, both spinning on their CQs. */
+    private static void pingPong(SoftPair p, int n, MemoryRegion aBuf, MemoryRegion bBuf, Completion[] c) {
+        for (int i = 0; i < n; i++) {
+            p.a.qp.postRecv(RecvWr.of(i, aBuf.sge(0, SIZE)));
+            p.b.qp.postRecv(RecvWr.of(i, bBuf.sge(0, SIZE)));
+            p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)));
+            awaitRecv(p.b, c);
+            p.b.qp.postSend(SendWr.send().id(i).local(bBuf.sge(0, SIZE)));
+            awaitRecv(p.a, c);
         }
     }
 
