@@ -108,6 +108,21 @@ final class CmSide implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops what {@code cq} holds of {@code closed} (a QP closed after a failed connect: its flushed receives). Only
+     * that QP uses the CQ at that moment; anything else found is a bug of the caller and fails loudly.
+     */
+    void dropCompletionsOf(QueuePair closed, CompletionQueue cq) {
+        int n;
+        while ((n = cq.poll(wcs, 0, wcs.length)) > 0) {
+            for (int i = 0; i < n; i++) {
+                if (wcs[i].qp() != closed) {
+                    throw new IllegalStateException("a completion of another QP on a CQ being reset: " + wcs[i]);
+                }
+            }
+        }
+    }
+
     /** Waits up to {@code seconds} for {@code f}. */
     static <T> T get(CompletableFuture<T> f, long seconds, String what) throws Exception {
         try {

@@ -203,6 +203,10 @@ public final class Perftest {
                         test = CmSide.get(side.cm.connect(server, qp, options.ird(rd).ord(rd)), maxSeconds, "test connection");
                     } catch (io.jrnic.verbs.ConnectionFailedException e) {
                         qp.close();
+                        // its receives, posted before the connect, were flushed into the CQs the next attempt's QP
+                        // uses: drop them, or the test would read a WR_FLUSH_ERROR as its first receive
+                        side.dropCompletionsOf(qp, side.recvCq);
+                        side.dropCompletionsOf(qp, side.sendCq);
                         if (attempt >= CONNECT_ATTEMPTS) {
                             throw e;
                         }
