@@ -3,7 +3,6 @@ package io.jrnic.soft.engine;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
 import java.io.IOException;
@@ -68,11 +67,13 @@ final class ReceiveInPlace {
         this.rx = rx;
     }
 
-    /** For a stream bound to {@code rx}, or null when it cannot be read in place. */
+    /**
+     * For a stream bound to {@code rx} that transmits in place (the caller checked {@link TxWire}'s conditions: an
+     * epoll stream whose pipeline holds just the Receiver), or null when it was not made with a {@link LoopReadGate}.
+     */
     static ReceiveInPlace of(QpEngine qp, Channel ch, Receiver rx) {
-        ChannelPipeline pl = ch.pipeline();
         if (!ENABLED || !(ch instanceof AbstractEpollStreamChannel c)
-                || !(ch.config().getRecvByteBufAllocator() instanceof LoopReadGate g) || pl.first() != rx || pl.last() != rx) {
+                || !(ch.config().getRecvByteBufAllocator() instanceof LoopReadGate g)) {
             return null;
         }
         return new ReceiveInPlace(qp, c, g, rx);
