@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A stream's receive-buffer allocator, one per channel, set when the channel is created (Netty keeps the first
- * handle it gets, so an allocator set later would never be used): reads of 512 B to 256 KiB, so that most FPDUs
+ * handle it gets, so an allocator set later would never be used): reads of 512 B to 1 MiB, so that most FPDUs
  * (up to 64 KiB + 6) lie whole in one chunk and are decoded in place; and, once a QP is bound, the gate between
  * the event loop's reads and a polling thread's ({@link ReceiveInPlace}). The loop announces a read under the
  * QP's lock before it touches the socket and retracts it once the Receiver fed the bytes (or nothing was read); a

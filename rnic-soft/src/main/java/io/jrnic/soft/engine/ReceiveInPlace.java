@@ -20,14 +20,14 @@ import java.util.concurrent.TimeUnit;
 final class ReceiveInPlace {
     static final boolean ENABLED = !"false".equals(System.getProperty("jrnic.receiveInPlace"));
     /**
-     * One read buffer per polling thread, as large as the loop's largest read (the decoder copies what it keeps):
+     * One read buffer per polling thread, 256 KiB (the decoder copies what it keeps; a poller reads again soon):
      * a JDK direct buffer, so its memory goes with the thread (its Cleaner), not with a release nobody would call.
      */
     private static final ThreadLocal<ReadBuffer> BUFFER = ThreadLocal.withInitial(ReadBuffer::new);
 
     /** A polling thread's read buffer; busy while its bytes are fed (a callback that polls again reads nothing). */
     private static final class ReadBuffer {
-        final ByteBuf buf = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(QpEngine.RECV_MAX));
+        final ByteBuf buf = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(QpEngine.IN_PLACE_READ_MAX));
         boolean busy;
     }
 

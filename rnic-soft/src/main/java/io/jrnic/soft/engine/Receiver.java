@@ -112,7 +112,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
             if (decoder.partialFpduOctets() > 0 && !qp.rxStopped) {
                 qp.llpFailed = true; // the stream ended inside an FPDU: octets were lost, not an orderly close
             }
-            qp.streamClosed();
+            qp.teardown.streamClosed();
         });
         ctx.fireChannelInactive();
     }
@@ -131,7 +131,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     public void onError(LlpError error, long streamOffset, String detail) {
         // RFC 5044 section 8: CRC or marker error; nothing of the FPDU is trusted, so no header attached
         qp.counters.inc(error == LlpError.CRC_ERROR ? Counter.CRC_ERRORS : Counter.MARKER_ERRORS);
-        qp.terminate(Terminate.of(error), null, null);
+        qp.teardown.terminate(Terminate.of(error), null, null);
     }
 
     @Override
@@ -173,7 +173,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
                 t = t.withRdmapHeader(buf, at + UntaggedHeader.HEADER_LENGTH);
             }
         }
-        qp.terminate(t, failing, failingStatus);
+        qp.teardown.terminate(t, failing, failingStatus);
     }
 
     /** RDMA Write (RFC 5040 section 4.3): tagged placement into a region with REMOTE_WRITE. */
@@ -415,6 +415,6 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
                     null, null);
             qp.receivedTerminateLayout = siw ? mode : TerminateDecoder.Mode.STRICT;
         }
-        qp.terminateReceived(t);
+        qp.teardown.terminateReceived(t);
     }
 }

@@ -242,7 +242,7 @@ final class Transmitter {
         e.status = s;
         e.done = true;
         qp.retireSends();
-        qp.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
+        qp.teardown.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
     }
 
     private void finish(SqEntry e, long byteLength) {

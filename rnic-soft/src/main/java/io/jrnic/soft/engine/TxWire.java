@@ -182,7 +182,7 @@ final class TxWire {
                 }
             }
             // a failed write leaves the WR to the flush that follows the stream's close
-            qp.wireDrained(onWire.isEmpty());
+            qp.teardown.wireDrained(onWire.isEmpty());
         } finally {
             qp.lock.unlock();
         }
@@ -276,7 +276,7 @@ final class TxWire {
     private void stallExpired(long started) {
         if (stallStart == started && !ch.isWritable() && ch.isActive()) {
             qp.counters.inc(Counter.TRANSMIT_STALL_TIMEOUTS);
-            qp.transmitStalled(stallTimeoutMillis);
+            qp.teardown.transmitStalled(stallTimeoutMillis);
         }
     }
 

@@ -139,7 +139,7 @@ class QpEngineTest {
         terminatesWritten(); // the Read Request and the Send went out; the Read awaits its response
         events.clear();
 
-        qp.terminateReceived(Terminate.of(RdmapError.ACCESS_RIGHTS));
+        qp.teardown.terminateReceived(Terminate.of(RdmapError.ACCESS_RIGHTS));
 
         assertEquals(List.of("TERMINATE_RECEIVED", "send read REMOTE_ACCESS_ERROR", "send send WR_FLUSH_ERROR",
                 "recv r1 WR_FLUSH_ERROR"), events);
@@ -195,7 +195,7 @@ class QpEngineTest {
         terminatesWritten();
         events.clear();
 
-        qp.terminate(Terminate.of(RdmapError.CATASTROPHIC_STREAM), null, null);
+        qp.teardown.terminate(Terminate.of(RdmapError.CATASTROPHIC_STREAM), null, null);
 
         List<Terminate> sent = terminatesWritten();
         assertEquals(1, sent.size());

@@ -1,0 +1,275 @@
+package io.jrnic.soft.engine;
+
+import io.jrnic.rdmap.RdmapError;
+import io.jrnic.rdmap.Terminate;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DuplexChannel;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How a {@link QpEngine}'s stream ends and what its work requests become: a Terminate sent or received (RFC 5040
+ * section 4.8 and section 7: TERMINATE, then ERROR), the orderly close and the abortive one (section 6.2), the loss
+ * of the LLP (RFC 5044 section 8), and the flush of every remaining WR with WR_FLUSH_ERROR in posting order.
+ * Everything runs under the QP's lock, on its event loop, except the consumer's requests, which go there.
+ */
+final class StreamTeardown {
+    /** How long the stream may stay half-open after a Terminate was sent. */
+    static final long TERMINATE_CLOSE_MILLIS = 2_000;
+
+    private final QpEngine qp;
+    /** The consumer asked for an orderly close: the stream closes once the SQ drained. */
+    boolean closeRequested;
+    /** Flushing the SQ waits until no zero-copy WR's memory is still in the outbound buffer. */
+    private boolean sendFlushDeferred;
+
+    StreamTeardown(QpEngine qp) {
+        this.qp = qp;
+    }
+
+    /** A new stream: nothing requested, nothing deferred from the last one's flush. */
+    void rebind() {
+        closeRequested = false;
+    }
+
+    // ---------------------------------------------------------------- Terminate (RFC 5040 sections 4.8 and 7)
+
+    /**
+     * This side found an error: send {@code t}, enter TERMINATE, retire {@code failingRq} with
+     * {@code rqStatus} when it is the oldest receive, close the stream (then ERROR and flush).
+     */
+    void terminate(Terminate t, RqEntry failingRq, Status rqStatus) {
+        if (qp.state != QpEngine.State.RTS && qp.state != QpEngine.State.CLOSING) {
+            return;
+        }
+        qp.rxStopped = true;
+        qp.state = QpEngine.State.TERMINATE;
+        qp.tx.sendTerminate(t);
+        qp.listener.transition(Trigger.TERMINATE_SENT, t, false);
+        if (failingRq != null && qp.rq.isOldest(failingRq)) {
+            retireOldestRecv(rqStatus, t, false);
+        }
+        closeAfterTerminate();
+    }
+
+    /**
+     * RFC 5040 section 6: the stream closes after a Terminate. Closing at once with unread input would
+     * reset the connection and could destroy the Terminate in flight, so the output is shut (FIN after
+     * the Terminate), input is discarded until the peer closes, and a timer closes in any case.
+     */
+    private void closeAfterTerminate() {
+        if (qp.channel instanceof DuplexChannel d && d.isActive()) {
+            d.shutdownOutput();
+            qp.loop().schedule(() -> {
+                d.close();
+            }, TERMINATE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            qp.channel.close();
+        }
+    }
+
+    private void retireOldestRecv(Status status, Terminate t, boolean received) {
+        RqEntry e = qp.rq.pollFailed(qp.rx.untaggedCompletion);
+        RecvInfo info = qp.recvInfo.clear();
+        info.byteLength = (int) qp.rx.untaggedCompletion.messageLength();
+        info.terminate = t;
+        info.terminateReceived = received;
+        qp.listener.recvRetired(e, status, info);
+    }
+
+    /** A Terminate arrived (RFC 5040 section 4.8): ERROR, the WR it names fails, the rest flush. */
+    void terminateReceived(Terminate t) {
+        QpEngine.State s = qp.state;
+        if (s != QpEngine.State.RTS && s != QpEngine.State.CLOSING && s != QpEngine.State.TERMINATE) {
+            return;
+        }
+        qp.rxStopped = true;
+        qp.state = QpEngine.State.ERROR;
+        qp.listener.transition(Trigger.TERMINATE_RECEIVED, t, true);
+        // in posting order: the WR the Terminate names fails with its status, the others flush
+        boolean named = false;
+        SqEntry e;
+        while ((e = qp.sq.poll()) != null) {
+            if (!named && TerminateMatch.names(t, e)) {
+                named = true;
+                qp.listener.sendRetired(e, Status.ofReceivedTerminate(t.layer(), t.errorType()), 0, t, true);
+            } else {
+                qp.listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
+            }
+        }
+        flushAll();
+        qp.channel.close();
+    }
+
+    // ---------------------------------------------------------------- close and loss (RFC 5040 section 6.2)
+
+    /** The TCP stream closed (RFC 5040 section 6: LLP close or loss). */
+    void streamClosed() {
+        switch (qp.state) {
+            case TERMINATE -> {
+                qp.state = QpEngine.State.ERROR;
+                qp.listener.transition(Trigger.TERMINATE_DONE, null, false);
+                flushAll();
+            }
+            case RTS, CLOSING -> {
+                boolean clean = !qp.llpFailed && qp.sq.isEmpty() && qp.nothingPosted();
+                if (clean) {
+                    if (qp.state == QpEngine.State.RTS) {
+                        qp.state = QpEngine.State.CLOSING;
+                        qp.listener.transition(Trigger.CLOSE_STARTED, null, false);
+                    }
+                    qp.state = QpEngine.State.IDLE;
+                    qp.listener.transition(Trigger.CLOSE_COMPLETED, null, false);
+                    flushRecvs();
+                } else {
+                    qp.state = QpEngine.State.ERROR;
+                    qp.listener.transition(Trigger.LLP_ERROR, null, false);
+                    flushAll();
+                }
+            }
+            default -> {
+            }
+        }
+        if (qp.tx != null) {
+            qp.tx.releaseBuffers();
+        }
+    }
+
+    /** The SQ drained: an orderly close the consumer asked for goes ahead (RFC 5040 section 6.2.1). */
+    void sendsRetired() {
+        if (closeRequested && qp.sq.isEmpty() && qp.state == QpEngine.State.CLOSING) {
+            qp.tx.flushNow();
+            qp.channel.close();
+        }
+    }
+
+    /** Consumer disconnect (RFC 5040 section 6.2.1: orderly close): CLOSING, then close once the SQ drained. */
+    void disconnect() {
+        EventLoop l = qp.loop();
+        if (l == null) {
+            return;
+        }
+        l.execute(() -> qp.locked(() -> {
+            if (qp.state == QpEngine.State.RTS) {
+                qp.state = QpEngine.State.CLOSING;
+                qp.listener.transition(Trigger.CLOSE_STARTED, null, false);
+                closeRequested = true;
+                qp.retireSends();
+            }
+        }));
+    }
+
+    /**
+     * The consumer moved the QP to ERROR (state already applied by the caller): send a Terminate if
+     * connected (RDMAP local catastrophic), close the stream, flush every WR with WR_FLUSH_ERROR.
+     */
+    void abort() {
+        EventLoop l = qp.loop();
+        if (l == null) {
+            qp.state = QpEngine.State.ERROR;
+            flushAll();
+            return;
+        }
+        l.execute(() -> qp.locked(() -> {
+            QpEngine.State s = qp.state;
+            qp.state = QpEngine.State.ERROR;
+            flushAll();
+            if ((s == QpEngine.State.RTS || s == QpEngine.State.CLOSING) && qp.channel.isActive()) {
+                qp.rxStopped = true;
+                qp.tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
+                closeAfterTerminate();
+            } else {
+                qp.channel.close();
+            }
+        }));
+    }
+
+    /** Abortive close (RFC 5040 section 6.2.2; connection manager abort): RST instead of FIN, an LLP error. */
+    void abortStream() {
+        EventLoop l = qp.loop();
+        if (l == null) {
+            return;
+        }
+        l.execute(() -> qp.locked(() -> {
+            if (qp.channel.isActive()) {
+                reset();
+            }
+        }));
+    }
+
+    /**
+     * The transmitter's outbound buffer stayed above its low water mark for the transmit stall timeout (the peer
+     * does not drain the stream): the stream is reset and lost as an LLP error (RFC 5044 section 8); the close
+     * takes the QP to ERROR and flushes every WR. No Terminate: it could not pass the closed window. On the loop.
+     */
+    void transmitStalled(long timeoutMillis) {
+        org.slf4j.LoggerFactory.getLogger("io.jrnic").warn(
+                "stream {} not drained by the peer for {} ms (transmit stall timeout): reset, QP to ERROR",
+                qp.channel.remoteAddress(), timeoutMillis);
+        reset();
+    }
+
+    /** Closes the stream with an RST (SO_LINGER 0): its close is an LLP error. */
+    private void reset() {
+        qp.llpFailed = true;
+        qp.channel.config().setOption(ChannelOption.SO_LINGER, 0);
+        qp.channel.close();
+    }
+
+    // ---------------------------------------------------------------- flush (RFC 5040 section 7.2)
+
+    /**
+     * Retires every remaining send and receive with WR_FLUSH_ERROR, in posting order. While zero-copy WRs
+     * still have bytes in an open channel's outbound buffer (their memory is still read), the sends are
+     * retired once those bytes have left it: a flushed WR's memory is the consumer's again.
+     */
+    void flushAll() {
+        qp.sqPending.clear();
+        qp.outstandingReads.clear();
+        qp.inboundReads.clear();
+        flushRecvs();
+        if (qp.tx != null && qp.tx.onWire() > 0 && qp.channel.isOpen()) {
+            qp.tx.flushNow(); // writes the promise the deferred flush waits for
+            sendFlushDeferred = true;
+        } else if (!sendFlushDeferred) {
+            flushSends();
+        }
+    }
+
+    /**
+     * A zero-copy WR's bytes left the outbound buffer (or failed to): retire what is done, or run the SQ flush
+     * that waited for the memory to be released ({@code drained}: nothing is on the wire any more).
+     */
+    void wireDrained(boolean drained) {
+        if (sendFlushDeferred) {
+            if (drained) {
+                sendFlushDeferred = false;
+                flushSends();
+            }
+        } else {
+            qp.retireSends();
+        }
+    }
+
+    private void flushSends() {
+        qp.drainSends();
+        SqEntry e;
+        while ((e = qp.sq.poll()) != null) {
+            // a WR that already failed locally keeps its status; everything else is flushed
+            boolean failed = e.done && e.status != Status.SUCCESS;
+            qp.listener.sendRetired(e, failed ? e.status : Status.WR_FLUSH_ERROR, 0, null, false);
+        }
+        qp.flushPosted();
+        qp.sqPending.clear();
+    }
+
+    private void flushRecvs() {
+        RqEntry e;
+        while ((e = qp.rq.pollFlushed()) != null) {
+            qp.listener.recvRetired(e, Status.WR_FLUSH_ERROR, qp.recvInfo.clear());
+        }
+        if (qp.rx != null) {
+            qp.rq.forgetBuffers(qp.rx.untaggedCompletion);
+        }
+    }
+}
