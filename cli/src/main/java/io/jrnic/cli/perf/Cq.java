@@ -17,7 +17,7 @@ final class Cq {
     enum Wait {
         /** Bandwidth loops: spin, yield, then block on the completion channel ({@link Deadline#idle(String, Deadline.Blocker)}). */
         BACKOFF,
-        /** Busy-polling latency: spin, yield up to {@link Deadline#YIELD_NANOS}, then park; never blocks. */
+        /** Busy-polling latency: spin up to {@link Deadline#SPIN_NANOS}, then park; never blocks. */
         POLL,
         /** Blocking latency: arm, re-check, block on the completion channel at once. */
         BLOCK;

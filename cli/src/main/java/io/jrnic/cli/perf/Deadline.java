@@ -6,16 +6,19 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A wall-clock cap plus wait strategies: {@link #idle} spins briefly, yields, then parks 20 us (or blocks on a
  * completion channel, see {@link Cq}), so that two busy-polling sides and the engine's threads can share two
- * cores; {@link #idlePolling} (busy-polling latency) yields longer before parking and never blocks;
+ * cores; {@link #idlePolling} (busy-polling latency) spins for up to 1 ms before parking and never blocks;
  * {@link #idleBlocking} (blocking latency) blocks at once.
  */
 public final class Deadline {
     /**
-     * A latency loop's memory poll ({@link #idlePolling}) keeps yielding for this long before it parks: a park costs its 20 us plus the
-     * kernel's timer slack (50 us by default), more than the round trip it waits for; yielding still lets the
-     * engine's threads run on a machine with fewer cores than busy threads.
+     * A busy-polling latency loop ({@link #idlePolling}) spins for this long before it parks, as ib_write_lat spins
+     * (a park costs its 20 us plus the kernel's timer slack, 50 us by default, more than the round trip it waits
+     * for). It used to yield after 64 spins: with a CPU-bound thread per core ({@code --busy}) a yield hands the
+     * core to that thread for the rest of its time slice (the pollers got about 10% of a core, the hogs 80%), so
+     * one late reply made both sides yield and whole runs stayed at 2-4 ms per round trip. Spinning keeps them
+     * on the core; an engine thread that must run is woken and preempts. TCP and RDMA rows wait alike.
      */
-    static final long YIELD_NANOS = 1_000_000L;
+    static final long SPIN_NANOS = 1_000_000L;
     private final long end;
     private long stallNanos = Long.MAX_VALUE;
     private long lastProgress;
@@ -72,7 +75,7 @@ public final class Deadline {
     }
 
     /**
-     * As {@link #idle(String)} for a latency loop polling memory the peer writes: yields up to {@link #YIELD_NANOS}
+     * As {@link #idle(String)} for a latency loop polling memory the peer writes: spins up to {@link #SPIN_NANOS}
      * before parking (as ib_write_lat, which never stops polling; bandwidth loops park sooner).
      */
     public void idlePolling(String waitingFor) throws TimeoutException {
@@ -100,14 +103,14 @@ public final class Deadline {
         }
     }
 
-    private void idle(String waitingFor, Blocker blocker, boolean yieldLonger) throws TimeoutException {
+    private void idle(String waitingFor, Blocker blocker, boolean spinLonger) throws TimeoutException {
         int n = ++idle;
         if (n == 1) {
             lastProgress = System.nanoTime();   // the idle streak starts now
         }
-        if (n < 64) {
+        if (n < 64 || (spinLonger && System.nanoTime() - lastProgress < SPIN_NANOS)) {
             Thread.onSpinWait();
-        } else if (n < 256 || (yieldLonger && System.nanoTime() - lastProgress < YIELD_NANOS)) {
+        } else if (n < 256 && !spinLonger) {
             Thread.yield();
         } else {
             if ((n & 15) == 0) {

@@ -42,7 +42,7 @@ public final class Table {
         latency(out, results, Kind.LAT, "Latency, busy-polling  (microseconds; both sides busy-poll, never block: RDMA write"
                 + " polls the last byte of its buffer as ib_write_lat, send polls the CQ on both sides, read polls the client's"
                 + " CQ (the server's CPU takes no part); TCP: non-blocking SocketChannels on both sides spinning on read/write;"
-                + " every wait spins, then yields up to " + Deadline.YIELD_NANOS / 1_000_000 + " ms, then parks 20 us.");
+                + " every wait spins for up to " + Deadline.SPIN_NANOS / 1_000_000 + " ms, then parks 20 us.");
         latency(out, results, Kind.LAT_BLOCK, "Latency, blocking  (microseconds; both sides block, no spinning: RDMA send and"
                 + " read arm the CQ, re-check it and wait on the completion channel; TCP: blocking SocketChannels on both"
                 + " sides; no write row: RDMA WRITE latency polls memory.");

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * output, and the sink answers with the byte count it received; the time runs from the first write to that
  * answer. Latency: a ping-pong of {@code size}-byte messages, either blocking on both sides ({@link #pingPong}
  * with {@link #echo}) or busy-polling on both sides ({@link #busyPingPong} with {@link #busyEcho}: non-blocking
- * channels whose reads and writes spin, yield and park as {@link Deadline#idlePolling}). A watchdog closes the
+ * channels whose reads and writes spin and park as {@link Deadline#idlePolling}). A watchdog closes the
  * channel at the deadline so no read can hang.
  */
 public final class TcpPerf {

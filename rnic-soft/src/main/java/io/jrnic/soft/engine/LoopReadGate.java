@@ -2,9 +2,11 @@ package io.jrnic.soft.engine;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.util.UncheckedBooleanSupplier;
+import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -15,8 +17,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * QP's lock before it touches the socket and retracts it once the Receiver fed the bytes (or nothing was read); a
  * polling thread reads only under the lock and only while no read is announced, so the two never take bytes of
  * the stream out of order. The end of the stream (or a read error) closes the gate for good.
+ *
+ * <p>While a QP is bound (the Receiver alone in the pipeline; it feeds every read and releases it before the next),
+ * the loop reads into one reused buffer per event-loop thread ({@link #LOOP_BUFFER}), as a polling thread does,
+ * instead of a fresh pooled buffer per read: the kernel copies into memory that stays in the cache, with no
+ * allocation per read. {@code -Djrnic.loopReadBuffer=pooled} turns it off, for comparisons.
  */
 public final class LoopReadGate implements RecvByteBufAllocator {
+    static final boolean REUSE = !"pooled".equals(System.getProperty("jrnic.loopReadBuffer"));
+    /**
+     * The event-loop thread's read buffer ({@link QpEngine#RECV_MAX}), lent to one read at a time: one reference is
+     * the thread's own, a read takes a second that the Receiver releases. A JDK direct buffer, so its memory goes
+     * with the thread (its Cleaner).
+     */
+    private static final ThreadLocal<ByteBuf> LOOP_BUFFER =
+            ThreadLocal.withInitial(() -> Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(QpEngine.RECV_MAX)));
+
     private final AdaptiveRecvByteBufAllocator sizes =
             new AdaptiveRecvByteBufAllocator(QpEngine.RECV_MIN, QpEngine.RECV_INITIAL, QpEngine.RECV_MAX);
     /** The bound QP's lock; null while no QP receives in place. */
@@ -86,6 +102,12 @@ public final class LoopReadGate implements RecvByteBufAllocator {
                 loopReading = true;
                 l.unlock();
                 announced = true;
+                if (REUSE) {
+                    ByteBuf b = LOOP_BUFFER.get();
+                    if (b.refCnt() == 1) { // else still held (never, with the Receiver alone): a pooled one
+                        return b.retain().clear();
+                    }
+                }
             }
             return delegate().allocate(alloc);
         }

@@ -1,6 +1,9 @@
 package io.jrnic.soft.engine;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -43,6 +46,32 @@ class LoopReadGateTest {
         } finally {
             b.release();
         }
+    }
+
+    @Test
+    void aBoundStreamsLoopReadsReuseTheThreadsBufferOnceTheReceiverReleasedIt() {
+        ByteBuf handshake = announce();
+        ByteBuf handshake2 = announce();
+        assertNotSame(handshake, handshake2, "no QP bound (the MPA set-up): a fresh buffer per read");
+        handshake.release();
+        handshake2.release();
+
+        gate.attach(new ReentrantLock());
+        ByteBuf first = announce();
+        assertEquals(QpEngine.RECV_MAX, first.writableBytes(), "the whole buffer, empty");
+        first.writeInt(7);
+        gate.fed();
+        first.release(); // as the Receiver does after feeding it
+        ByteBuf second = announce();
+        gate.fed();
+        assertSame(first, second, "the thread's buffer again");
+        assertEquals(0, second.readableBytes(), "cleared: nothing of the last read is fed twice");
+        ByteBuf third = announce(); // the second is still held
+        gate.fed();
+        assertNotSame(second, third, "a buffer still held is never lent twice");
+        third.release();
+        second.release();
+        assertEquals(1, second.refCnt(), "the thread keeps its own reference");
     }
 
     @Test
