@@ -128,6 +128,61 @@ class ReceiveInPlaceTest {
         }
     }
 
+    /**
+     * The peer resets the stream (its connection manager closes: RST) while A's event loop is held busy, so A's
+     * spinning poller is the one that meets the reset, in place: an LLP error. Once the loop runs again it closes the
+     * stream (the close is ordered by the QP's lock): A's QP goes to ERROR with QP_LLP_ERROR, and its posted receive
+     * flushes to the poller.
+     */
+    @Test
+    void aResetMetByAPollersReadIsAnLlpErrorThatFlushes() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+            Completion[] c = Completion.array(4);
+            pingPong(p, 10, aBuf, bBuf, c); // RTS, first FPDUs exchanged: A may read in place
+            p.a.qp.postRecv(RecvWr.of(77, aBuf.sge(0, SIZE)));
+
+            java.lang.reflect.Method spi = io.jrnic.verbs.QueuePair.class.getDeclaredMethod("spi");
+            spi.setAccessible(true);
+            io.netty.channel.EventLoop loop = ((SoftQp) spi.invoke(p.a.qp)).engine().channel().eventLoop();
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            loop.execute(() -> {
+                held.countDown();
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertTrue(held.await(10, TimeUnit.SECONDS));
+            Thread releaser = new Thread(() -> {
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (p.a.dev.stats().counter("rxInPlaceFailures") == 0 && System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                release.countDown();
+            }, "releaser");
+            try {
+                releaser.start();
+                p.b.cm.close(); // aborts B's connections: RST
+                int n = spin(p.a, c); // reads in place: meets the reset; the flush comes once the loop runs
+                assertEquals(1, n);
+                assertEquals(77, c[0].id());
+                assertEquals(CompletionStatus.WR_FLUSH_ERROR, c[0].status());
+            } finally {
+                release.countDown();
+                releaser.join(10_000);
+            }
+            assertEquals(1, p.a.dev.stats().counter("rxInPlaceFailures"), "A's poller did not meet the reset");
+            p.a.awaitEvent(io.jrnic.verbs.AsyncEventType.QP_LLP_ERROR);
+            assertEquals(io.jrnic.verbs.QpState.ERROR, p.a.qp.state());
+        }
+    }
+
     /** {@code n} round trips: A sends, B echoes, both spinning on their CQs. */
     private static void pingPong(SoftPair p, int n, MemoryRegion aBuf, MemoryRegion bBuf, Completion[] c) {
         for (int i = 0; i < n; i++) {

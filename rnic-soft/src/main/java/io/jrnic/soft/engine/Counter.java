@@ -36,7 +36,9 @@ public enum Counter {
     /** The bytes those reads took (included in rxBytes). */
     RX_IN_PLACE_BYTES("rxInPlaceBytes"),
     /** Times busy pollers took the stream's reads from the event loop (its auto-read off until they stop). */
-    RX_POLLER_TAKEOVERS("rxPollerTakeovers");
+    RX_POLLER_TAKEOVERS("rxPollerTakeovers"),
+    /** In-place reads that met a failed stream (a reset): the QP's LLP error, reported by the event loop's close. */
+    RX_IN_PLACE_FAILURES("rxInPlaceFailures");
 
     private final String key;
 

@@ -224,6 +224,7 @@ public final class QpEngine {
                 // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
                 // closes the stream holding the lock, so no other in-place read or write meets the closed socket
                 llpFailed = true;
+                counters.inc(Counter.RX_IN_PLACE_FAILURES);
                 l.execute(() -> locked(channel::close));
                 return false;
             }
