@@ -61,6 +61,8 @@ final class ServerPart {
         int slots = t.slotCount;
         long posted = slots;
         long received = 0;
+        String what = null;
+        long whatReceived = -1;
         int credit = 0;
         int creditEvery = Math.max(1, slots / 2);
         RecvWr[] repost = new RecvWr[cq.batch.length];
@@ -101,7 +103,11 @@ final class ServerPart {
                 if (t.endCount == null) {
                     t.endArrived();
                 }
-                cq.idle(d, "SEND " + received + " of " + iters);
+                if (what == null || whatReceived != received) { // once per idle streak, not per empty poll
+                    what = "SEND " + received + " of " + iters;
+                    whatReceived = received;
+                }
+                cq.idle(d, what);
             } else {
                 d.progress();
             }
