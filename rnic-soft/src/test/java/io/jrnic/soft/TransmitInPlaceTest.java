@@ -65,6 +65,48 @@ class TransmitInPlaceTest {
     }
 
     /**
+     * A message of several 64 KiB batches to an idle QP: the posting thread writes the batches one after the other
+     * (up to four) instead of leaving all but the first to the event loop. Before, a post made at most one in-place
+     * write; here 20 posts of 192 KiB make more than 20 (each waits for its completion, so the QP is idle).
+     */
+    @Test
+    void aMessageOfSeveralBatchesIsWrittenInPlaceBatchByBatch() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "transmit in place needs the epoll transport");
+        int posts = 20;
+        int size = 192 * 1024;
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            byte[] dstBytes = new byte[size];
+            MemoryRegion dst = p.b.pd.register(dstBytes, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            byte[] srcBytes = new byte[size];
+            MemoryRegion src = p.a.pd.register(srcBytes, Access.LOCAL_WRITE);
+            java.util.Random rnd = new java.util.Random(5);
+            long before = p.a.dev.stats().counter("txInPlace");
+            long handoversBefore = p.a.dev.stats().counter("txInPlaceHandovers");
+            for (int i = 0; i < posts; i++) {
+                rnd.nextBytes(srcBytes);
+                p.a.qp.postSend(SendWr.rdmaWrite().id(i).local(src.sge(0, size)).remote(dst.advertise(), 0)
+                        .signaled());
+                Completion c = p.a.awaitOne();
+                assertEquals(CompletionStatus.SUCCESS, c.status());
+                // a Send behind the Write tells B that the Write's bytes are placed (RDMAP ordering)
+                MemoryRegion flag = p.b.pd.register(new byte[1], Access.LOCAL_WRITE);
+                p.b.qp.postRecv(RecvWr.of(i, flag.sge()));
+                p.a.qp.postSend(SendWr.send().id(1000 + i).local(src.sge(0, 1)).signaled());
+                assertEquals(CompletionStatus.SUCCESS, p.a.awaitOne().status());
+                assertEquals(CompletionStatus.SUCCESS, p.b.awaitOne().status());
+                assertArrayEquals(srcBytes, dstBytes, "write " + i);
+            }
+            long inPlace = p.a.dev.stats().counter("txInPlace") - before;
+            long handovers = p.a.dev.stats().counter("txInPlaceHandovers") - handoversBefore;
+            System.out.println("TransmitInPlaceTest: " + posts + " posts of 192 KiB (and " + posts + " one-byte Sends): "
+                    + inPlace + " in-place writes, " + handovers + " handed over");
+            assertTrue(inPlace > 2L * posts, inPlace + " in-place writes for " + 2 * posts
+                    + " posts: the multi-batch messages never went out batch by batch");
+        }
+    }
+
+    /**
      * A peer that stops reading for a while (the proxy stalls for 700 ms after 256 KiB): posts written in place
      * fill the socket, the rest of the last one is handed to the event loop, later posts queue behind it; after the
      * stall every Write completes, the bytes land where they belong, and no FPDU was torn or reordered (that would

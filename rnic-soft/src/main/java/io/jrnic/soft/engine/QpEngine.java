@@ -177,7 +177,7 @@ public final class QpEngine {
     /**
      * Runs the queued work on the posting thread if the loop is not running the QP and nothing of it waits in
      * the channel: receives go to the untagged receiver, sends are encoded and written to the socket by the
-     * {@link Transmitter} (at most one batch). True when nothing is left for the event loop.
+     * {@link Transmitter} (at most four 64 KiB batches). True when nothing is left for the event loop.
      */
     private boolean transmitInPlace() {
         Transmitter t = tx;

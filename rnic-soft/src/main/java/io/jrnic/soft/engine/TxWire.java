@@ -224,11 +224,14 @@ final class TxWire {
         return handover != null;
     }
 
-    /** In place: the batch goes into the socket; what it does not take becomes the hand-over. */
-    private void writeInPlace() {
+    /**
+     * In place: the batch goes into the socket; what it does not take becomes the hand-over, written by the loop.
+     * True when the socket took it whole (the poster may go on with the next batch).
+     */
+    boolean writeInPlace() {
         ByteBuf b = batch;
         if (b == null) {
-            return;
+            return true;
         }
         batch = null;
         unflushed = false;
@@ -245,9 +248,10 @@ final class TxWire {
             qp.counters.inc(Counter.TX_IN_PLACE_HANDOVERS);
             handover = b;
             ch.eventLoop().execute(handoverTask);
-        } else {
-            b.release();
+            return false;
         }
+        b.release();
+        return true;
     }
 
     private void lockedFlush() {
