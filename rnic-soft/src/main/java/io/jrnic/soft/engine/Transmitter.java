@@ -30,8 +30,8 @@ import io.netty.channel.Channel;
  * outbound buffer (its write promise), so the consumer may reuse the memory after the completion.
  *
  * <p>Transmit in place ({@link #pumpInPlace()}): when the QP is idle (nothing being sent, nothing in the channel's
- * outbound buffer) the posting thread, holding the QP's lock, encodes at most {@link #IN_PLACE_BATCHES} batches (copied, never zero-copy)
- * and writes it straight into the socket of an epoll channel whose pipeline holds only the Receiver: no wake-up
+ * outbound buffer) the posting thread, holding the QP's lock, encodes at most {@link #IN_PLACE_BATCHES} batches
+ * (copied, never zero-copy) and writes them straight into the socket of an epoll channel whose pipeline holds only the Receiver: no wake-up
  * of the event loop, and the copied messages complete on the poster. What the socket does not take is the
  * hand-over, written by the event loop before anything else. {@code -Djrnic.transmitInPlace=false} turns it off.
  * Everything else runs on the event loop; all of it under the QP's lock ({@link QpEngine}).
@@ -95,8 +95,8 @@ final class Transmitter {
     /**
      * The posting thread's pump (QP lock held, QP in RTS): when nothing is being sent and the channel's outbound
      * buffer is empty, encodes up to {@link #IN_PLACE_BATCHES} batches of messages into copy buffers and writes
-     * each to the socket. True
-     * when nothing is left for the event loop (no message half sent, none waiting, no hand-over).
+     * each to the socket. True when nothing is left for the event loop (no message half sent, none waiting, no
+     * hand-over).
      */
     boolean pumpInPlace() {
         if (!qp.txOpen() || cur != null || curRead != null || !wire.idle()) {
