@@ -61,8 +61,7 @@ final class ServerPart {
         int slots = t.slotCount;
         long posted = slots;
         long received = 0;
-        String what = null;
-        long whatReceived = -1;
+        String what = null; // what a timeout names, built once per idle streak (not per empty poll)
         int credit = 0;
         int creditEvery = Math.max(1, slots / 2);
         RecvWr[] repost = new RecvWr[cq.batch.length];
@@ -103,12 +102,12 @@ final class ServerPart {
                 if (t.endCount == null) {
                     t.endArrived();
                 }
-                if (what == null || whatReceived != received) { // once per idle streak, not per empty poll
+                if (what == null) {
                     what = "SEND " + received + " of " + iters;
-                    whatReceived = received;
                 }
                 cq.idle(d, what);
             } else {
+                what = null;
                 d.progress();
             }
         }

@@ -18,10 +18,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * polling thread reads only under the lock and only while no read is announced, so the two never take bytes of
  * the stream out of order. The end of the stream (or a read error) closes the gate for good.
  *
- * <p>While a QP is bound (the Receiver alone in the pipeline; it feeds every read and releases it before the next),
- * the loop reads into one reused buffer per event-loop thread ({@link #LOOP_BUFFER}), as a polling thread does,
- * instead of a fresh pooled buffer per read: the kernel copies into memory that stays in the cache, with no
- * allocation per read. {@code -Djrnic.loopReadBuffer=pooled} turns it off, for comparisons.
+ * <p>While a QP that receives in place is bound (the gate attached: the Receiver alone in the pipeline; it feeds
+ * every read and releases it before the next), the loop reads into one reused buffer per event-loop thread
+ * ({@link #LOOP_BUFFER}), as a polling thread does, instead of a fresh pooled buffer per read: the kernel copies
+ * into memory that stays in the cache, with no allocation per read. {@code -Djrnic.loopReadBuffer=pooled} turns
+ * it off, for comparisons.
  */
 public final class LoopReadGate implements RecvByteBufAllocator {
     static final boolean REUSE = !"pooled".equals(System.getProperty("jrnic.loopReadBuffer"));

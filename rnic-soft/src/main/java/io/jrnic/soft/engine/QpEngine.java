@@ -36,7 +36,8 @@ public final class QpEngine {
      * The event loop's read sizes (adaptive between these; the first reads, the MPA set-up frames, are small, and a
      * busy stream's reads grow within a few reads to the maximum). 1 MiB rather than 256 KiB: a loop that receives
      * a bulk stream alone (RDMA WRITE: nobody polls on the target) drains more per wake-up; measured +20-35% WRITE
-     * 64 KiB bandwidth, READ and SEND unchanged (README, "Receive in place"). One buffer per read, released once fed.
+     * 64 KiB bandwidth, READ and SEND unchanged (README, "Receive in place"). Once a QP that receives in place is
+     * bound, the loop reads into its thread's reused buffer ({@link LoopReadGate}).
      */
     static final int RECV_MIN = 512;
     static final int RECV_INITIAL = 2048;
@@ -323,10 +324,6 @@ public final class QpEngine {
         while ((e = sqIncoming.poll()) != null) {
             listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
         }
-    }
-
-    EventLoop loop() {
-        return loop;
     }
 
     /** Moves posted receives into the DDP untagged receiver (QN 0). */

@@ -3,7 +3,6 @@ package io.jrnic.soft.engine;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.concurrent.TimeUnit;
 
@@ -60,7 +59,7 @@ final class StreamTeardown {
     private void closeAfterTerminate() {
         if (qp.channel instanceof DuplexChannel d && d.isActive()) {
             d.shutdownOutput();
-            qp.loop().schedule(() -> {
+            d.eventLoop().schedule(() -> {
                 d.close();
             }, TERMINATE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);
         } else {
@@ -143,37 +142,34 @@ final class StreamTeardown {
         }
     }
 
-    /** Consumer disconnect (RFC 5040 section 6.2.1: orderly close): CLOSING, then close once the SQ drained. */
+    /**
+     * Consumer disconnect (RFC 5040 section 6.2.1: orderly close): CLOSING, then close once the SQ drained. On the
+     * loop ({@link QpEngine#execute}; a QP never bound is not in RTS, so nothing happens).
+     */
     void disconnect() {
-        EventLoop l = qp.loop();
-        if (l == null) {
-            return;
-        }
-        l.execute(() -> qp.locked(() -> {
+        qp.execute(() -> {
             if (qp.state == QpEngine.State.RTS) {
                 qp.state = QpEngine.State.CLOSING;
                 qp.listener.transition(Trigger.CLOSE_STARTED, null, false);
                 closeRequested = true;
                 qp.retireSends();
             }
-        }));
+        });
     }
 
     /**
      * The consumer moved the QP to ERROR (state already applied by the caller): send a Terminate if
-     * connected (RDMAP local catastrophic), close the stream, flush every WR with WR_FLUSH_ERROR.
+     * connected (RDMAP local catastrophic), close the stream, flush every WR with WR_FLUSH_ERROR. On the loop
+     * ({@link QpEngine#execute}; a QP never bound has no stream: it just flushes).
      */
     void abort() {
-        EventLoop l = qp.loop();
-        if (l == null) {
-            qp.state = QpEngine.State.ERROR;
-            flushAll();
-            return;
-        }
-        l.execute(() -> qp.locked(() -> {
+        qp.execute(() -> {
             QpEngine.State s = qp.state;
             qp.state = QpEngine.State.ERROR;
             flushAll();
+            if (qp.channel == null) {
+                return;
+            }
             if ((s == QpEngine.State.RTS || s == QpEngine.State.CLOSING) && qp.channel.isActive()) {
                 qp.rxStopped = true;
                 qp.tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
@@ -181,20 +177,16 @@ final class StreamTeardown {
             } else {
                 qp.channel.close();
             }
-        }));
+        });
     }
 
     /** Abortive close (RFC 5040 section 6.2.2; connection manager abort): RST instead of FIN, an LLP error. */
     void abortStream() {
-        EventLoop l = qp.loop();
-        if (l == null) {
-            return;
-        }
-        l.execute(() -> qp.locked(() -> {
-            if (qp.channel.isActive()) {
+        qp.execute(() -> {
+            if (qp.channel != null && qp.channel.isActive()) {
                 reset();
             }
-        }));
+        });
     }
 
     /**
