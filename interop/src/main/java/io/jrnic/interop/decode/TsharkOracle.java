@@ -20,12 +20,18 @@ import java.util.concurrent.TimeUnit;
  * The MPA stream index is the order of each TCP stream's first set-up frame, the direction is
  * i2r when sent from the Request's source. The crc column is {@code good}/{@code bad} from the
  * text of {@code iwarp_mpa.crc_check} (read via PDML) and {@code off} when tshark did not check.
+ *
+ * <p>tshark runs with heuristic dissectors tried before port-based ones: MPA has no port, and an
+ * ephemeral port that Wireshark knows (44321 is Performance Co-Pilot's) would otherwise hand the
+ * whole stream to another dissector, so that tshark showed no FPDU of it.
  */
 public final class TsharkOracle {
     private static final String[] FPDU_FIELDS = {"frame.number", "tcp.stream", "tcp.srcport", "ip.src", "ipv6.src",
         "iwarp_mpa.ulpdulength", "iwarp_rdma.opcode", "iwarp_ddp.tagged_flag", "iwarp_ddp.last_flag",
         "iwarp_ddp.stag", "iwarp_ddp.tagged_offset", "iwarp_ddp.qn", "iwarp_ddp.msn", "iwarp_ddp.mo"};
     private static final long TIMEOUT_SECONDS = 60;
+    /** iwarp_mpa is heuristic only: let it see every stream before a port table claims it. */
+    private static final List<String> PREFERENCES = List.of("-o", "tcp.try_heuristic_first:TRUE");
 
     private final String tshark;
 
@@ -91,7 +97,7 @@ public final class TsharkOracle {
     private List<String> crcTexts(Path capture) throws IOException {
         List<String> out = new ArrayList<>();
         String frame = "";
-        for (String line : exec(List.of(tshark, "-r", capture.toString(), "-Y", "iwarp_mpa.crc_check", "-T", "pdml"))) {
+        for (String line : exec(command(capture, "iwarp_mpa.crc_check", "-T", "pdml"))) {
             int i = line.indexOf("name=\"frame.number\"");
             if (i >= 0) {
                 int s = line.indexOf("show=\"", i) + 6;
@@ -119,13 +125,22 @@ public final class TsharkOracle {
     }
 
     private List<String> run(Path capture, String filter, String... fields) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(tshark, "-r", capture.toString(), "-Y", filter, "-T", "fields",
-                "-E", "separator=,", "-E", "aggregator=|", "-E", "occurrence=a"));
+        List<String> cmd = command(capture, filter, "-T", "fields",
+                "-E", "separator=,", "-E", "aggregator=|", "-E", "occurrence=a");
         for (String f : fields) {
             cmd.add("-e");
             cmd.add(f);
         }
         return exec(cmd);
+    }
+
+    /** tshark reading {@code capture} with {@link #PREFERENCES}, display filter {@code filter}, then {@code more}. */
+    private List<String> command(Path capture, String filter, String... more) {
+        List<String> cmd = new ArrayList<>(List.of(tshark, "-r", capture.toString()));
+        cmd.addAll(PREFERENCES);
+        cmd.addAll(List.of("-Y", filter));
+        cmd.addAll(List.of(more));
+        return cmd;
     }
 
     private static List<String> exec(List<String> cmd) throws IOException {

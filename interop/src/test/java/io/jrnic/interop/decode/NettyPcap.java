@@ -26,8 +26,14 @@ final class NettyPcap {
 
     /** Request, Reply, then i2r and r2i segments alternately (i2r first). */
     static void write(Path file, byte[] request, byte[] reply, List<byte[]> i2r, List<byte[]> r2i) throws IOException {
+        write(file, INITIATOR, request, reply, i2r, r2i);
+    }
+
+    /** The same from {@code initiator} to {@link #RESPONDER}. */
+    static void write(Path file, InetSocketAddress initiator, byte[] request, byte[] reply, List<byte[]> i2r,
+                      List<byte[]> r2i) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
-            PcapWriteHandler h = PcapWriteHandler.builder().forceTcpChannel(INITIATOR, RESPONDER, false).build(out);
+            PcapWriteHandler h = PcapWriteHandler.builder().forceTcpChannel(initiator, RESPONDER, false).build(out);
             EmbeddedChannel ch = new EmbeddedChannel(h);
             send(ch, true, request);
             send(ch, false, reply);

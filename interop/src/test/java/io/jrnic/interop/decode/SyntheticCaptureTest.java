@@ -8,6 +8,7 @@ import io.jrnic.mpa.Markers;
 import io.jrnic.mpa.MpaSetupFrame;
 import io.jrnic.rdmap.RdmapOpcode;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,24 @@ class SyntheticCaptureTest {
             s[0].release();
             s[1].release();
         }
+    }
+
+    @Test
+    void tsharkDecodesAStreamWhoseEphemeralPortWiresharkGivesToAnotherProtocol() throws IOException {
+        TsharkOracle tshark = TsharkOracle.find();
+        assumeTrue(tshark != null, "tshark not installed");
+        SyntheticStream[] s = conversation(true, false, false);
+        Path f = tmp.resolve("pcp-port.pcap");
+        // 44321 is Performance Co-Pilot's port in Wireshark's table; a siw client once drew it (CI, 2026-11).
+        NettyPcap.write(f, new InetSocketAddress("10.1.0.1", 44321),
+                SyntheticStream.setupFrame(MpaSetupFrame.Kind.REQUEST, false, true, false),
+                SyntheticStream.setupFrame(MpaSetupFrame.Kind.REPLY, false, false, false),
+                List.of(s[0].bytes()), List.of(s[1].bytes()));
+        RecordingSink r = RecordingSink.decode(f, DecodeOptions.defaults());
+        assertEquals(expected(s), sorted(r.csv()));
+        assertEquals(r.csv(), tshark.fpduRows(f), "tshark agrees row for row");
+        s[0].release();
+        s[1].release();
     }
 
     @Test
