@@ -79,6 +79,7 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     private void relay(SocketChannel client, int n) {
+        // the target's channel on the client's loop: both pumps of a connection, and their outboxes, on one thread
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
                 .option(ChannelOption.AUTO_READ, false).option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInboundHandlerAdapter());
@@ -108,7 +109,10 @@ public final class FaultProxy implements AutoCloseable {
         private final Channel out;
         private final SplittableRandom random;
         private final boolean faulty;
+        /** Everything this direction writes, cuts or reads on goes through this, in order (see ReleaseQueue). */
+        private final ReleaseQueue outbox;
         private long offset;
+        /** Release time of the last chunk queued. */
         private long nextSendNanos;
         private boolean cut;
         private boolean stalled;
@@ -123,6 +127,7 @@ public final class FaultProxy implements AutoCloseable {
             this.out = out;
             this.random = random;
             this.faulty = plan.direction() == dir;
+            this.outbox = new ReleaseQueue(out.eventLoop());
         }
 
         private void log(String what) {
@@ -174,19 +179,17 @@ public final class FaultProxy implements AutoCloseable {
          * destination is full (its writability event reads on).
          */
         private void readOn(ChannelHandlerContext ctx) {
-            Runnable next = () -> {
+            outbox.add(nextSendNanos, () -> {
                 if (!paused && !cut && out.isWritable()) {
                     ctx.channel().read();
                 }
-            };
-            if (plan.delayMillis() == 0) {
-                next.run();
-            } else {
-                out.eventLoop().schedule(next, Math.max(0, nextSendNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-            }
+            });
         }
 
-        /** Writes {@code b} in random chunks (each after the plan's delay); ownership passes to the writes. */
+        /**
+         * Writes {@code b} in random chunks, each the plan's delay after the previous one (without a delay at
+         * once); ownership passes to the writes.
+         */
         private void send(ByteBuf b) {
             while (b.isReadable()) {
                 int n = plan.maxChunk() == 0 ? b.readableBytes()
@@ -195,15 +198,9 @@ public final class FaultProxy implements AutoCloseable {
                 if (plan.maxChunk() > 0) {
                     log("chunk " + n);
                 }
-                if (plan.delayMillis() == 0) {
-                    out.writeAndFlush(chunk);
-                } else {
-                    long now = System.nanoTime();
-                    nextSendNanos = Math.max(now, nextSendNanos) + TimeUnit.MILLISECONDS.toNanos(plan.delayMillis());
-                    out.eventLoop().schedule(() -> {
-                        out.writeAndFlush(chunk);
-                    }, nextSendNanos - now, TimeUnit.NANOSECONDS);
-                }
+                nextSendNanos = Math.max(System.nanoTime(), nextSendNanos)
+                        + TimeUnit.MILLISECONDS.toNanos(plan.delayMillis());
+                outbox.add(nextSendNanos, () -> out.writeAndFlush(chunk));
             }
             b.release();
         }
@@ -220,12 +217,7 @@ public final class FaultProxy implements AutoCloseable {
                     ctx.close();
                 }
             };
-            if (plan.delayMillis() == 0) {
-                doCut.run();
-            } else {
-                long now = System.nanoTime();
-                out.eventLoop().schedule(doCut, Math.max(0, nextSendNanos - now), TimeUnit.NANOSECONDS);
-            }
+            outbox.add(nextSendNanos, doCut); // after the bytes before the cut
         }
 
         private void reset(Channel c) {
@@ -246,9 +238,14 @@ public final class FaultProxy implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            if (!cut && out.isOpen()) {
-                // the peer closed: pass the FIN on once what was relayed has been written
-                out.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            if (!cut) {
+                // the peer closed: pass the FIN on once what was relayed has been written (delayed chunks too)
+                outbox.add(nextSendNanos, () -> {
+                    if (out.isOpen()) {
+                        out.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
+                                .addListener(ChannelFutureListener.CLOSE);
+                    }
+                });
             }
         }
 

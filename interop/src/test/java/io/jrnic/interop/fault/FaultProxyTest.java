@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.interop.fault.FaultPlan.Direction;
+import io.netty.channel.DefaultEventLoop;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -107,6 +109,57 @@ class FaultProxyTest {
         byte[] small = random(2000, 2);
         Arrived d = (Arrived) through(FaultPlan.of(7).withSplit(64).withDelay(1), small)[0];
         assertArrayEquals(small, d.bytes());
+        assertTrue(d.fin());
+    }
+
+    @Test
+    void aCutBehindDelayedChunksComesAfterAllOfThem() throws Exception {
+        // the cut was timed like the last chunk before it, on its own timer, and mostly went first: that chunk lost
+        byte[] data = random(2000, 9);
+        for (long seed = 1; seed <= 4; seed++) {
+            Arrived a = (Arrived) through(FaultPlan.of(seed).withSplit(64).withDelay(1).withCut(1000, false), data)[0];
+            assertArrayEquals(Arrays.copyOf(data, 1000), a.bytes(), "seed " + seed);
+            assertTrue(a.fin());
+        }
+    }
+
+    @Test
+    void delayedChunksLeaveInOrderWhateverTheirReleaseTimes() throws Exception {
+        // a pause of the loop thread can leave a chunk due after the next one; each on its own timer, the next
+        // one overtook it (the flaky reordering of randomSplitsAndDelaysDeliverEveryByteInOrder)
+        DefaultEventLoop loop = new DefaultEventLoop();
+        try {
+            List<Integer> ran = new CopyOnWriteArrayList<>();
+            List<Long> early = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            loop.submit(() -> {
+                ReleaseQueue q = new ReleaseQueue(loop);
+                long now = System.nanoTime();
+                for (int i = 0; i < 4; i++) { // due in 15, 10, 5, 0 ms
+                    int k = i;
+                    long at = now + TimeUnit.MILLISECONDS.toNanos(15 - 5 * i);
+                    q.add(at, () -> {
+                        ran.add(k);
+                        early.add(Math.max(0, at - System.nanoTime()));
+                        if (k == 3) {
+                            done.complete(null);
+                        }
+                    });
+                }
+                assertTrue(ran.isEmpty(), "nothing ran before the first was due");
+            }).sync();
+            done.get(10, TimeUnit.SECONDS);
+            assertEquals(List.of(0, 1, 2, 3), ran);
+            assertEquals(List.of(0L, 0L, 0L, 0L), early, "none ran before its time");
+            // due with nothing ahead: at once, in the caller (the relay without a delay writes inline)
+            loop.submit(() -> {
+                ReleaseQueue q = new ReleaseQueue(loop);
+                q.add(System.nanoTime(), () -> ran.add(4));
+                assertEquals(5, ran.size());
+            }).sync();
+        } finally {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
     }
 
     @Test
