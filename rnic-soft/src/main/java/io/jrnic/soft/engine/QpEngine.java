@@ -5,26 +5,26 @@ import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.MemoryTable;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import java.util.ArrayDeque;
 import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One queue pair's protocol engine: the send queue, the receive queue, the inbound Read queue (IRD)
  * and the outbound Read/Atomic queue (ORD), the QP state as the wire drives it (RDMAC verbs section
- * 6.2); {@link StreamTeardown} holds the Terminate, close and flush rules (RFC 5040 sections 6.2 and 7).
- * Posting is thread-safe (many threads).
+ * 6.2). {@link StreamBinding} takes up a stream and holds MPA's timing rule for the first FPDUs (RFC 5044
+ * section 7.1), {@link StreamTeardown} the Terminate, close and flush rules (RFC 5040 sections 6.2 and 7),
+ * {@link ReceiveInPlace} a polling thread's reads. Posting is thread-safe (many threads).
  *
  * <p>One lock, {@link #lock}, guards all engine state (both queues, the ORD/IRD queues, the Transmitter and the
- * Receiver): the event loop of the stream the QP is bound to holds it while it runs the QP (reads, writability,
- * timers, tasks), and a posting thread that finds the QP idle takes it with {@code tryLock} to transmit in place
- * ({@link #kick()}): the message goes from the poster straight into the socket, without waking the loop. Only the
- * event loop ever waits for the lock, so no thread can deadlock on it.
+ * Receiver, the fields of StreamBinding and StreamTeardown): the event loop of the stream the QP is bound to holds
+ * it while it runs the QP (reads, writability, timers, tasks), and a posting thread that finds the QP idle takes it
+ * with {@code tryLock} to transmit in place ({@link #kick()}): the message goes from the poster straight into the
+ * socket, without waking the loop; a polling thread takes it the same way to receive in place. Only the event loop
+ * ever waits for the lock, so no thread can deadlock on it.
  */
 public final class QpEngine {
     /** Engine-side QP state (mirrors {@code io.jrnic.verbs.QpState}). */
@@ -64,13 +64,13 @@ public final class QpEngine {
 
     // guarded by lock (the event loop, or a poster transmitting in place)
     volatile State state = State.IDLE;
-    private volatile EventLoop loop;
+    volatile EventLoop loop;
     volatile Channel channel;
     StreamParams params;
     Transmitter tx;
     Receiver rx;
     /** A polling thread may read the stream itself (null: only the event loop reads it). */
-    private volatile ReceiveInPlace rxInPlace;
+    volatile ReceiveInPlace rxInPlace;
     /** Posted, not retired, posting order. */
     final ArrayDeque<SqEntry> sq = new ArrayDeque<>();
     /** Posted, not yet started. */
@@ -82,10 +82,6 @@ public final class QpEngine {
     /** The receive queue (QN 0) and its untagged receiver. */
     final ReceiveQueue rq;
     final RecvInfo recvInfo = new RecvInfo();
-    /** Responder: no FPDU may be sent before the initiator's first FPDU arrives (RFC 5044 section 7.1). */
-    boolean txGated;
-    /** Initiator: RTR (or the first-FPDU delay) still pending. */
-    boolean rtrPending;
     boolean rxStopped;
     /** The stream was reset or aborted: its close is an LLP error, not an orderly close. */
     boolean llpFailed;
@@ -93,7 +89,8 @@ public final class QpEngine {
     boolean rtrReadPending;
     /** The layout the peer's Terminate was read in (STRICT or SIW_QUIRK), once one arrived. */
     volatile io.jrnic.rdmap.TerminateDecoder.Mode receivedTerminateLayout = io.jrnic.rdmap.TerminateDecoder.Mode.STRICT;
-    private Runnable firstFpduCallback;
+    /** Binding to the stream, the first-FPDU timing rule (RFC 5044 section 7.1). */
+    final StreamBinding binding = new StreamBinding(this);
     /** Terminate, close, loss and flush (RFC 5040 sections 6.2 and 7). */
     final StreamTeardown teardown = new StreamTeardown(this);
 
@@ -207,49 +204,19 @@ public final class QpEngine {
      */
     public boolean receiveInPlace() {
         ReceiveInPlace r = rxInPlace;
-        EventLoop l = loop;
-        if (r == null || l == null || l.inEventLoop()) {
-            return false;
-        }
-        r.polled();
-        if (!lock.tryLock()) {
-            return false;
-        }
-        try {
-            if (!receivesInPlace(r)) {
-                r.giveBack(); // Terminate, close, end of stream: the loop reads what follows
-                return false;
-            }
-            int n = r.read();
-            if (n == ReceiveInPlace.FAILED) {
-                // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
-                // closes the stream holding the lock, so no other in-place read or write meets the closed socket
-                llpFailed = true;
-                counters.inc(Counter.RX_IN_PLACE_FAILURES);
-                l.execute(() -> locked(channel::close));
-                return false;
-            }
-            if (n == ReceiveInPlace.NOTHING) {
-                if (r.gate().ended()) {
-                    r.giveBack(); // the loop sees the end too and reports it
-                }
-                return false;
-            }
-            counters.inc(Counter.RX_IN_PLACE);
-            counters.add(Counter.RX_IN_PLACE_BYTES, n);
-            r.readInPlace();
-            if (drainScheduled.get() || state != State.RTS || !tx.pumpInPlace()) {
-                scheduleDrain(); // the loop finishes what the bytes asked for
-            }
-            return true;
-        } finally {
-            lock.unlock();
+        return r != null && r.receive();
+    }
+
+    /** Under the lock, after a poller's read: what the bytes asked for goes out in place, else the loop sends it. */
+    void pumpInPlaceOrDrain() {
+        if (drainScheduled.get() || state != State.RTS || !tx.pumpInPlace()) {
+            scheduleDrain(); // the loop finishes what the bytes asked for
         }
     }
 
     /** Under the lock: whether {@code r} (still this QP's) may read: RTS, receiving, first FPDUs exchanged. */
     boolean receivesInPlace(ReceiveInPlace r) {
-        return rxInPlace == r && state == State.RTS && !rxStopped && !txGated && !rtrPending;
+        return rxInPlace == r && state == State.RTS && !rxStopped && binding.firstFpdusExchanged();
     }
 
     /**
@@ -282,7 +249,7 @@ public final class QpEngine {
         }
     }
 
-    private void scheduleDrain() {
+    void scheduleDrain() {
         EventLoop l = loop;
         if (l != null && drainScheduled.compareAndSet(false, true)) {
             l.execute(drainTask);
@@ -336,7 +303,7 @@ public final class QpEngine {
         return receivedTerminateLayout;
     }
 
-    // ---------------------------------------------------------------- binding
+    // ---------------------------------------------------------------- binding (StreamBinding)
 
     /**
      * Binds the QP to an MPA stream whose set-up is complete: installs the data-phase handlers after
@@ -346,90 +313,17 @@ public final class QpEngine {
      * @param onFirstFpdu run when the first FPDU arrives (responder: the stream is in RDMA mode)
      */
     public void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
-        lock.lock();
-        try {
-            bindLocked(ch, p, afterHandler, leftover, onFirstFpdu);
-        } finally {
-            lock.unlock();
-        }
+        binding.bind(ch, p, afterHandler, leftover, onFirstFpdu);
     }
 
-    private void bindLocked(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
-        if (state != State.IDLE) {
-            if (leftover != null) {
-                leftover.release();
-            }
-            throw new IllegalStateException("QP is " + state + ", not IDLE");
-        }
-        this.channel = ch;
-        this.loop = ch.eventLoop();
-        this.params = p;
-        this.tx = new Transmitter(this, ch, p);
-        this.rx = new Receiver(this, p);
-        this.txGated = !p.initiator();
-        this.rtrPending = p.initiator() && (p.rtr() != io.jrnic.mpa.RtrType.NONE || p.firstFpduDelayMillis() > 0);
-        this.firstFpduCallback = onFirstFpdu;
-        this.rxStopped = false;
-        this.llpFailed = false;
-        this.rtrReadPending = false;
-        teardown.rebind();
-        rq.rebind();
-        // the data phase reads 512 B to 1 MiB at a time when the channel was made with a LoopReadGate (its
-        // allocator); an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
-        ChannelPipeline pl = ch.pipeline();
-        pl.replace(afterHandler, "receiver", rx);
-        tx.enableInPlace(rx);
-        ReceiveInPlace rip = tx.inPlaceCapable() ? ReceiveInPlace.of(this, ch, rx) : null;
-        if (rip != null) {
-            rip.gate().attach(lock);
-        }
-        rxInPlace = rip;
-        state = State.RTS;
-        listener.transition(Trigger.CONNECTED, null, false);
-        drainRecvs();
-        drainSends();
-        if (p.initiator()) {
-            if (p.firstFpduDelayMillis() > 0) {
-                loop.schedule(() -> locked(this::sendRtr), p.firstFpduDelayMillis(), TimeUnit.MILLISECONDS);
-            } else {
-                sendRtr();
-            }
-        }
-        if (leftover != null) {
-            try {
-                if (leftover.isReadable()) {
-                    rx.feed(leftover);
-                }
-            } finally {
-                leftover.release();
-            }
-        }
-        scheduleDrain();
-    }
-
-    private void sendRtr() {
-        if (state != State.RTS && state != State.CLOSING) {
-            return;
-        }
-        rtrPending = false;
-        tx.sendRtr(params.rtr());
-        tx.pump();
-    }
-
-    /** The initiator's first FPDU arrived: the responder may transmit (RFC 5044 section 7.1). */
-    void firstFpduReceived() {
-        if (txGated) {
-            txGated = false;
-            Runnable cb = firstFpduCallback;
-            firstFpduCallback = null;
-            if (cb != null) {
-                cb.run();
-            }
-        }
-    }
-
+    /** Whether FPDUs may go out: RTS or CLOSING, and MPA's timing rule passed (RFC 5044 section 7.1). */
     boolean txOpen() {
-        return (state == State.RTS || state == State.CLOSING) && !txGated && !rtrPending;
+        return (state == State.RTS || state == State.CLOSING) && binding.firstFpdusExchanged();
+    }
+
+    /** Forgets the stream after RESET_TO_IDLE (queues are empty). */
+    public void reset() {
+        binding.unbind();
     }
 
     // ---------------------------------------------------------------- retirement
@@ -478,16 +372,6 @@ public final class QpEngine {
     /** Abortive close (connection manager abort): RST instead of FIN, reported as an LLP error. */
     public void abortStream() {
         teardown.abortStream();
-    }
-
-    /** Forgets the stream after RESET_TO_IDLE (queues are empty). */
-    public void reset() {
-        state = State.IDLE;
-        ReceiveInPlace r = rxInPlace;
-        rxInPlace = null;
-        if (r != null) {
-            r.gate().attach(null);
-        }
     }
 
     /** Runs {@code r} on the QP's event loop holding the QP's lock (or now, when never bound). */

@@ -84,6 +84,49 @@ final class ReceiveInPlace {
     }
 
     /**
+     * {@link QpEngine#receiveInPlace} on this stream: on a polling thread, never the loop, with the QP's lock if it
+     * is free (only the event loop waits for it): reads, feeds the Receiver, then transmits in place what that asked
+     * for. True when bytes were read.
+     */
+    boolean receive() {
+        if (loop.inEventLoop()) {
+            return false;
+        }
+        polled();
+        if (!qp.lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (!qp.receivesInPlace(this)) {
+                giveBack(); // Terminate, close, end of stream: the loop reads what follows
+                return false;
+            }
+            int n = read();
+            if (n == FAILED) {
+                // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
+                // closes the stream holding the lock, so no other in-place read or write meets the closed socket
+                qp.llpFailed = true;
+                qp.counters.inc(Counter.RX_IN_PLACE_FAILURES);
+                loop.execute(() -> qp.locked(qp.channel::close));
+                return false;
+            }
+            if (n == NOTHING) {
+                if (gate.ended()) {
+                    giveBack(); // the loop sees the end too and reports it
+                }
+                return false;
+            }
+            qp.counters.inc(Counter.RX_IN_PLACE);
+            qp.counters.add(Counter.RX_IN_PLACE_BYTES, n);
+            readInPlace();
+            qp.pumpInPlaceOrDrain();
+            return true;
+        } finally {
+            qp.lock.unlock();
+        }
+    }
+
+    /**
      * Under the QP's lock: reads what the socket holds (one buffer at most) and feeds it to the Receiver. The bytes
      * read; {@link #NOTHING} when the loop is reading, the socket is empty or the stream ended (the loop sees the
      * end too and reports it); {@link #FAILED} when the read failed (the error is consumed: the caller reports it).
@@ -134,12 +177,12 @@ final class ReceiveInPlace {
      */
 
     /** A consumer polls (any thread, before it tries the lock). */
-    void polled() {
+    private void polled() {
         lastPoll = System.nanoTime();
     }
 
     /** Under the QP's lock: an in-place read found data. */
-    void readInPlace() {
+    private void readInPlace() {
         if (++streak == TAKE_OVER_STREAK && !loopReadsOff) {
             loopReadsOff = true;
             loop.execute(stopLoopReads);

@@ -11,7 +11,6 @@ import io.jrnic.mpa.FpduDecoder;
 import io.jrnic.mpa.FpduListener;
 import io.jrnic.mpa.IwarpError;
 import io.jrnic.mpa.LlpError;
-import io.jrnic.rdmap.AtomicRequestHeader;
 import io.jrnic.rdmap.AtomicResponseHeader;
 import io.jrnic.rdmap.ImmediateDataHeader;
 import io.jrnic.rdmap.MalformedTerminateException;
@@ -35,8 +34,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * {@link FpduDecoder} (framing, markers, CRC checked before anything is placed, RFC 5044 sections 4-6)
  * -> {@link RdmapValidator} (RFC 5040 section 7) -> placement straight into the target memory: tagged
  * segments by STag/TO (RFC 5041 section 5.3), untagged ones into posted receives by MSN/MO; Read and
- * Atomic Requests are checked and queued within IRD for the {@link Transmitter}; a received Terminate
- * fails the QP. Every violation is answered with the Terminate the reference table names.
+ * Atomic Requests are checked and queued within IRD for the {@link Transmitter} ({@link InboundRequests}); a
+ * received Terminate fails the QP. Every violation is answered with the Terminate the reference table names.
  */
 final class Receiver extends ChannelInboundHandlerAdapter implements FpduListener {
     private final QpEngine qp;
@@ -44,9 +43,9 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
     private final RdmapValidator validator;
     private final RemoteAccess access;
     private final UntaggedPlacement placement = new UntaggedPlacement();
-    private final AtomicRequestHeader atomicHeader = new AtomicRequestHeader();
+    /** Read and Atomic Requests (QN 1), checked and queued within IRD. */
+    private final InboundRequests requests;
     final UntaggedCompletion untaggedCompletion = new UntaggedCompletion();
-    private long expectedRequestMsn = 1;
     private long expectedAtomicResponseMsn = 1;
 
     Receiver(QpEngine qp, StreamParams p) {
@@ -54,6 +53,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
         this.decoder = new FpduDecoder(p.crc(), p.markersRx(), this);
         this.validator = new RdmapValidator(p.rdmapExtensions());
         this.access = new RemoteAccess(qp.table, qp.pdId);
+        this.requests = new InboundRequests(qp, access);
     }
 
     /** Decoder counters (CRC errors, edge-marker readings) for tools. */
@@ -146,7 +146,7 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
             reject(e, ulpdu, at, len, null, null);
             return;
         }
-        qp.firstFpduReceived();
+        qp.binding.firstFpduReceived();
         RdmapOpcode op = validator.opcode();
         qp.counters.received(op, ulpdu.getByte(at));
         switch (op) {
@@ -154,8 +154,8 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
             case RDMA_READ_RESPONSE -> readResponse(ulpdu, at, len);
             case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA,
                     IMMEDIATE_DATA_WITH_SE -> untagged(op, ulpdu, at, len);
-            case RDMA_READ_REQUEST -> readRequest(ulpdu, at, len);
-            case ATOMIC_REQUEST -> atomicRequest(ulpdu, at, len);
+            case RDMA_READ_REQUEST -> rejectIf(requests.readRequest(ulpdu, at), ulpdu, at, len);
+            case ATOMIC_REQUEST -> rejectIf(requests.atomicRequest(ulpdu, at), ulpdu, at, len);
             case ATOMIC_RESPONSE -> atomicResponse(ulpdu, at, len);
             case TERMINATE -> terminate(ulpdu, at, len);
             default -> reject(RdmapError.UNEXPECTED_OPCODE, ulpdu, at, len, null, null);
@@ -174,6 +174,13 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
             }
         }
         qp.teardown.terminate(t, failing, failingStatus);
+    }
+
+    /** {@link #reject} for a segment whose checks found {@code e} (none: nothing to do). */
+    private void rejectIf(IwarpError e, ByteBuf buf, int at, int len) {
+        if (e != null) {
+            reject(e, buf, at, len, null, null);
+        }
     }
 
     /** RDMA Write (RFC 5040 section 4.3): tagged placement into a region with REMOTE_WRITE. */
@@ -297,80 +304,6 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
             r.invalidate();
         }
         return e;
-    }
-
-    /** Checks the QN 1 sequence (RFC 5041 section 5.3: MSN in order, MO 0, one segment) and IRD. */
-    private IwarpError requestSequence(ByteBuf buf, int at) {
-        int control = buf.getUnsignedShort(at);
-        long msn = UntaggedHeader.msn(buf, at);
-        if (msn != expectedRequestMsn) {
-            return DdpError.MSN_OUT_OF_RANGE;
-        }
-        if (UntaggedHeader.messageOffset(buf, at) != 0) {
-            return DdpError.INVALID_MO;
-        }
-        if (!DdpControl.isLast(control)) {
-            return DdpError.MESSAGE_TOO_LONG;
-        }
-        if (qp.inboundReads.size() >= qp.params.ird()) {
-            // reference section 4: a Read Request beyond IRD (siw: remote operation 0x07)
-            return RdmapError.CATASTROPHIC_STREAM;
-        }
-        return null;
-    }
-
-    /** RDMA Read Request (RFC 5040 section 4.4): source checked (REMOTE_READ), queued within IRD. */
-    private void readRequest(ByteBuf buf, int at, int len) {
-        IwarpError e = requestSequence(buf, at);
-        int h = at + UntaggedHeader.HEADER_LENGTH;
-        long size = ReadRequestHeader.readSize(buf, h);
-        if (e == null && size > 0) {
-            e = access.checkSource(ReadRequestHeader.srcStag(buf, h), ReadRequestHeader.srcTaggedOffset(buf, h),
-                    size, AccessFlags.REMOTE_READ);
-        }
-        if (e != null) {
-            reject(e, buf, at, len, null, null);
-            return;
-        }
-        expectedRequestMsn++;
-        qp.inboundReads.addRead(access.region(), access.regionOffset(), size,
-                ReadRequestHeader.sinkStag(buf, h), ReadRequestHeader.sinkTaggedOffset(buf, h));
-        qp.counters.max(Counter.IRD_HIGH_WATER, qp.inboundReads.size());
-    }
-
-    /** Atomic Request (RFC 7306 section 8.1.1): 8 aligned bytes of a REMOTE_ATOMIC region, done at arrival. */
-    private void atomicRequest(ByteBuf buf, int at, int len) {
-        IwarpError e = requestSequence(buf, at);
-        int h = at + UntaggedHeader.HEADER_LENGTH;
-        long to = AtomicRequestHeader.remoteTaggedOffset(buf, h);
-        int opCode = AtomicRequestHeader.atomicOperation(buf, h);
-        if (e == null && opCode != AtomicRequestHeader.OP_FETCH_ADD && opCode != AtomicRequestHeader.OP_COMPARE_SWAP) {
-            e = RdmapError.UNEXPECTED_OPCODE;
-        }
-        if (e == null) {
-            e = access.checkSource(AtomicRequestHeader.remoteStag(buf, h), to, 8, AccessFlags.REMOTE_ATOMIC);
-        }
-        if (e == null && (to & 7) != 0) {
-            e = RdmapError.BASE_OR_BOUNDS;
-        }
-        if (e != null) {
-            reject(e, buf, at, len, null, null);
-            return;
-        }
-        expectedRequestMsn++;
-        SoftRegion r = access.region();
-        int index = r.memoryOffset() + (int) access.regionOffset();
-        AtomicRequestHeader a = atomicHeader.wrap(buf, h);
-        long original;
-        synchronized (r) {
-            original = r.memory().getLong(index);
-            long updated = opCode == AtomicRequestHeader.OP_FETCH_ADD
-                    ? Atomics.fetchAdd(original, a.addOrSwap(), a.addOrSwapMask())
-                    : Atomics.compareSwap(original, a.compare(), a.compareMask(), a.addOrSwap(), a.addOrSwapMask());
-            r.memory().setLong(index, updated);
-        }
-        qp.inboundReads.addAtomicResponse(AtomicRequestHeader.requestId(buf, h), original);
-        qp.counters.max(Counter.IRD_HIGH_WATER, qp.inboundReads.size());
     }
 
     /** Atomic Response (RFC 7306 section 8.1.2): the original value lands in the requester's 8-byte SGE. */

@@ -1,0 +1,131 @@
+package io.jrnic.soft.engine;
+
+import io.jrnic.mpa.RtrType;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPipeline;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How a {@link QpEngine} takes up an MPA stream whose set-up is complete, and when it may first transmit on it: the
+ * data-phase handler replaces the handshake's, the QP moves to RTS, and MPA's timing rule holds back the first FPDUs
+ * (RFC 5044 section 7.1): the responder sends none before the initiator's first FPDU arrived, the initiator sends
+ * its RTR first (RFC 6581 section 5) or waits out the first-FPDU delay. {@link #unbind} forgets the stream.
+ *
+ * <p>Its fields are guarded by the QP's lock, as is the engine state {@link #bind} sets: {@link #bind} takes it on
+ * the channel's event loop, the rest runs under it (the Receiver, the Transmitter, timers via {@link QpEngine#locked})
+ * but {@link #unbind} (RESET_TO_IDLE, on the consumer's thread), which takes no lock and writes only the engine's
+ * volatile state and rxInPlace.
+ */
+final class StreamBinding {
+    private final QpEngine qp;
+    /** Responder: no FPDU may be sent before the initiator's first FPDU arrives (RFC 5044 section 7.1). */
+    private boolean txGated;
+    /** Initiator: RTR (or the first-FPDU delay) still pending. */
+    private boolean rtrPending;
+    private Runnable firstFpduCallback;
+
+    StreamBinding(QpEngine qp) {
+        this.qp = qp;
+    }
+
+    /** See {@link QpEngine#bind}. */
+    void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
+        qp.lock.lock();
+        try {
+            bindLocked(ch, p, afterHandler, leftover, onFirstFpdu);
+        } finally {
+            qp.lock.unlock();
+        }
+    }
+
+    private void bindLocked(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
+        if (qp.state != QpEngine.State.IDLE) {
+            if (leftover != null) {
+                leftover.release();
+            }
+            throw new IllegalStateException("QP is " + qp.state + ", not IDLE");
+        }
+        qp.channel = ch;
+        qp.loop = ch.eventLoop();
+        qp.params = p;
+        qp.tx = new Transmitter(qp, ch, p);
+        Receiver rx = new Receiver(qp, p);
+        qp.rx = rx;
+        this.txGated = !p.initiator();
+        this.rtrPending = p.initiator() && (p.rtr() != RtrType.NONE || p.firstFpduDelayMillis() > 0);
+        this.firstFpduCallback = onFirstFpdu;
+        qp.rxStopped = false;
+        qp.llpFailed = false;
+        qp.rtrReadPending = false;
+        qp.teardown.rebind();
+        qp.rq.rebind();
+        // the data phase reads 512 B to 1 MiB at a time when the channel was made with a LoopReadGate (its
+        // allocator); an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
+        ChannelPipeline pl = ch.pipeline();
+        pl.replace(afterHandler, "receiver", rx);
+        qp.tx.enableInPlace(rx);
+        ReceiveInPlace rip = qp.tx.inPlaceCapable() ? ReceiveInPlace.of(qp, ch, rx) : null;
+        if (rip != null) {
+            rip.gate().attach(qp.lock);
+        }
+        qp.rxInPlace = rip;
+        qp.state = QpEngine.State.RTS;
+        qp.listener.transition(Trigger.CONNECTED, null, false);
+        qp.drainRecvs();
+        qp.drainSends();
+        if (p.initiator()) {
+            if (p.firstFpduDelayMillis() > 0) {
+                qp.loop.schedule(() -> qp.locked(this::sendRtr), p.firstFpduDelayMillis(), TimeUnit.MILLISECONDS);
+            } else {
+                sendRtr();
+            }
+        }
+        if (leftover != null) {
+            try {
+                if (leftover.isReadable()) {
+                    rx.feed(leftover);
+                }
+            } finally {
+                leftover.release();
+            }
+        }
+        qp.scheduleDrain();
+    }
+
+    private void sendRtr() {
+        if (qp.state != QpEngine.State.RTS && qp.state != QpEngine.State.CLOSING) {
+            return;
+        }
+        rtrPending = false;
+        qp.tx.sendRtr(qp.params.rtr());
+        qp.tx.pump();
+    }
+
+    /** The initiator's first FPDU arrived: the responder may transmit (RFC 5044 section 7.1). */
+    void firstFpduReceived() {
+        if (txGated) {
+            txGated = false;
+            Runnable cb = firstFpduCallback;
+            firstFpduCallback = null;
+            if (cb != null) {
+                cb.run();
+            }
+        }
+    }
+
+    /** MPA's timing rule no longer holds this side back (RFC 5044 section 7.1): first FPDU received, RTR sent. */
+    boolean firstFpdusExchanged() {
+        return !txGated && !rtrPending;
+    }
+
+    /** See {@link QpEngine#reset}. */
+    void unbind() {
+        qp.state = QpEngine.State.IDLE;
+        ReceiveInPlace r = qp.rxInPlace;
+        qp.rxInPlace = null;
+        if (r != null) {
+            r.gate().attach(null);
+        }
+    }
+}
