@@ -130,7 +130,8 @@ class CutTransferTest {
                     }
                     QueuePair qb = accepted.take();
                     int posted = post(qa, aMem, bMem, random);
-                    drain(a.cq, posted, outcomes);
+                    drain(a.cq, posted, outcomes, () -> "A " + qa.state() + " " + qa.stats() + "; B " + qb.state()
+                            + " " + qb.stats() + "; proxy " + proxy.events() + "; plan " + plan);
                     boolean cut = !proxy.events().isEmpty();
                     if (cut) {
                         cutsSeen++;
@@ -193,11 +194,24 @@ class CutTransferTest {
         return WRS;
     }
 
+    /** A transfer's completions not all in after this long is a hang: fail with what the QPs and the proxy say. */
+    private static final long HANG_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     /** Waits for {@code n} completions on {@code cq} (the test's timeout bounds it) and counts their statuses. */
     private static void drain(CompletionQueue cq, int n, Map<CompletionStatus, Integer> outcomes) throws Exception {
+        drain(cq, n, outcomes, () -> "");
+    }
+
+    /** The same; a hang fails with {@code context} (QP states, counters, the proxy's events). */
+    private static void drain(CompletionQueue cq, int n, Map<CompletionStatus, Integer> outcomes,
+                              java.util.function.Supplier<String> context) throws Exception {
         Completion[] batch = Completion.array(16);
         int got = 0;
+        long start = System.nanoTime();
         while (got < n) {
+            if (System.nanoTime() - start > HANG_NANOS) {
+                throw new AssertionError(got + " of " + n + " completions after 60 s: " + context.get());
+            }
             int k = cq.poll(batch, 0, Math.min(16, n - got));
             for (int i = 0; i < k; i++) {
                 outcomes.merge(batch[i].status(), 1, Integer::sum);
