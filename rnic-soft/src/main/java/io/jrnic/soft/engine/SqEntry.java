@@ -30,7 +30,7 @@ public final class SqEntry {
     boolean immediatePhase;
     Status status = Status.SUCCESS;
     int byteLength;
-    /** Zero-copy: the last WR covered by one write promise (Transmitter). */
+    /** Zero-copy: the last WR covered by one {@link WireMark}. */
     boolean lastOnWire;
 
     public SqEntry(Object token, SqOpcode opcode) {

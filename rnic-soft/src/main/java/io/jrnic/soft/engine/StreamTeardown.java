@@ -221,7 +221,7 @@ final class StreamTeardown {
         qp.inboundReads.clear();
         flushRecvs();
         if (qp.tx != null && qp.tx.onWire() > 0 && qp.channel.isOpen()) {
-            qp.tx.flushNow(); // writes the promise the deferred flush waits for
+            qp.tx.flushNow(); // writes the mark the deferred flush waits for
             sendFlushDeferred = true;
         } else if (!sendFlushDeferred) {
             flushSends();

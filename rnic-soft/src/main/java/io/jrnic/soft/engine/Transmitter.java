@@ -27,7 +27,7 @@ import io.netty.channel.Channel;
  * markers off, is not copied: the channel gets a retained slice of the registered memory between two
  * small buffers holding ULPDU_Length plus headers and PAD plus CRC (computed over the memory in place).
  * A work request whose payload went this way completes only when its last slice has left the channel's
- * outbound buffer (its write promise), so the consumer may reuse the memory after the completion.
+ * outbound buffer (its {@link WireMark}), so the consumer may reuse the memory after the completion.
  *
  * <p>Transmit in place ({@link #pumpInPlace()}): when the QP is idle (nothing being sent, nothing in the channel's
  * outbound buffer) the posting thread, holding the QP's lock, encodes at most {@link #IN_PLACE_BATCHES} batches
@@ -64,7 +64,7 @@ final class Transmitter {
     private final UntaggedHeader untagged = new UntaggedHeader();
     private final ReadRequestHeader readRequest = new ReadRequestHeader();
     private final AtomicRequestHeader atomicRequest = new AtomicRequestHeader();
-    /** The current WR sent some payload zero-copy: it completes by its write promise. */
+    /** The current WR sent some payload zero-copy: it completes by its {@link WireMark}. */
     private boolean curZeroCopy;
     private SqEntry cur;
     private final TxWire wire;
@@ -262,7 +262,7 @@ final class Transmitter {
         e.byteLength = (int) Math.min(Integer.MAX_VALUE, byteLength);
         cur = null;
         if (curZeroCopy) {
-            // done when the last slice has left the outbound buffer (the promise written at the next flush)
+            // done when the last slice has left the outbound buffer (the mark written at the next flush)
             curZeroCopy = false;
             wire.finishedZeroCopy(e);
         } else {

@@ -1,10 +1,7 @@
 package io.jrnic.soft.engine;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
@@ -20,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Where the {@link Transmitter}'s octets go, in stream order (RFC 5044 section 4: FPDUs back to back on one TCP
  * stream): reused batch buffers written to the channel; zero-copy payload slices of registered memory between small
- * head/tail buffers, whose work requests complete by one write promise once their bytes left the outbound buffer;
+ * head/tail buffers, whose work requests complete by a {@link WireMark} once their bytes left the outbound buffer;
  * and, for a posting thread transmitting in place, the socket itself, with a hand-over of what it did not take that
  * the event loop writes before anything else. Also the backpressure stall and its timeout. All under the QP's lock.
  */
@@ -43,11 +40,12 @@ final class TxWire {
     private final OutboundBuffers glue;
     private ByteBuf batch;
     private boolean unflushed;
-    /** Zero-copy WRs finished since the last flush: they complete together, by one write promise. */
+    /** Zero-copy WRs finished since the last flush: they complete together, by one mark. */
     private SqEntry lastFinishedOnWire;
-    /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (promises complete in order). */
+    /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (marks are released in order). */
     private final ArrayDeque<SqEntry> onWire = new ArrayDeque<>();
-    private final ChannelFutureListener wireDone = this::lockedWireDone;
+    /** Marks released by the channel, ready for reuse (see {@link WireMark}). */
+    private final ArrayDeque<WireMark> freeMarks = new ArrayDeque<>();
     /** A direct NIO view of the memory last sent zero-copy, for the CRC (reused across FPDUs). */
     private ByteBuf viewOf;
     private ByteBuffer view;
@@ -148,7 +146,8 @@ final class TxWire {
             // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
             lastFinishedOnWire.lastOnWire = true;
             lastFinishedOnWire = null;
-            ch.write(Unpooled.EMPTY_BUFFER, ch.newPromise().addListener(wireDone));
+            WireMark m = freeMarks.poll();
+            ch.write(m == null ? new WireMark(this, ch) : m.arm(), quiet);
             unflushed = true;
         }
         if (unflushed) {
@@ -157,7 +156,7 @@ final class TxWire {
         }
     }
 
-    /** {@code e} finished with payload sent zero-copy: it completes by the promise written at the next flush. */
+    /** {@code e} finished with payload sent zero-copy: it completes by the mark written at the next flush. */
     void finishedZeroCopy(SqEntry e) {
         e.lastOnWire = false;
         onWire.add(e);
@@ -169,12 +168,14 @@ final class TxWire {
         return onWire.size();
     }
 
-    private void lockedWireDone(ChannelFuture f) {
+    /** The channel released {@code m}: the WRs up to its flush are done if their bytes left ({@code sent}). */
+    void markReleased(WireMark m, boolean sent) {
         qp.lock.lock();
         try {
+            freeMarks.add(m);
             SqEntry e;
             while ((e = onWire.poll()) != null) {
-                if (f.isSuccess()) {
+                if (sent) {
                     e.done = true;
                 }
                 if (e.lastOnWire) {
@@ -205,7 +206,7 @@ final class TxWire {
 
     /**
      * Whether a posting thread may start writing into the socket: nothing of this stream is waiting anywhere (no
-     * batch, no hand-over, no zero-copy promise, no stall, an empty outbound buffer), so its bytes come next.
+     * batch, no hand-over, no zero-copy mark, no stall, an empty outbound buffer), so its bytes come next.
      */
     boolean idle() {
         if (batch != null || handover != null || unflushed || lastFinishedOnWire != null || !onWire.isEmpty()
