@@ -1,12 +1,9 @@
 package io.jrnic.verbs;
 
-import io.jrnic.verbs.InvalidWorkRequestException.Reason;
 import io.jrnic.verbs.spi.QpSpec;
 import io.jrnic.verbs.spi.QpSpi;
-import io.jrnic.verbs.spi.QpUpcalls;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * A reliable-connected queue pair (iWARP has RC only). Created in IDLE; a connection moves it to
@@ -17,13 +14,17 @@ import java.util.function.Consumer;
  *
  * <p>Closing: a QP not in IDLE/ERROR is first moved to ERROR (aborting its stream), then destroyed;
  * every work request still outstanding completes with WR_FLUSH_ERROR on its CQ (if that CQ is open).
+ *
+ * <p>Retirement (the provider's upcalls, completions to the CQs, the flush) is {@code QpRetirement}'s;
+ * it shares this QP's queues and their monitors: {@code sq}'s guards the send queue and {@code sendOne},
+ * {@code rq}'s the receive queue and {@code recvOne}; the state is written under both (sq, then rq).
  */
 public final class QueuePair extends Resource {
     private final ProtectionDomain pd;
     private final RdmaDevice device;
     private final QpInit init;
     private final QpSpi spi;
-    private final Upcalls upcalls = new Upcalls();
+    private final QpRetirement retirement;
     private final WorkRequestValidator validator;
     private final ArrayDeque<SendWr> sq;
     private final ArrayDeque<RecvWr> rq;
@@ -35,15 +36,17 @@ public final class QueuePair extends Resource {
     private final int number;
     private final javax.management.ObjectName mbean;
 
-    private QueuePair(ProtectionDomain pd, QpInit init, QpSpiFactory factory) {
+    private QueuePair(ProtectionDomain pd, QpInit init, WorkRequestValidator validator) {
         super(pd, "QueuePair");
         this.pd = pd;
         this.device = pd.device();
         this.init = init;
-        this.validator = new WorkRequestValidator(pd, init);
+        this.validator = validator;
         this.sq = new ArrayDeque<>(init.maxSendWr);
         this.rq = new ArrayDeque<>(Math.max(1, init.maxRecvWr));
-        this.spi = factory.create(this);
+        this.retirement = new QpRetirement(this, init, sq, rq);
+        this.spi = pd.spi().createQp(new QpSpec(init.maxSendWr, init.maxRecvWr, init.maxSendSge, init.maxRecvSge,
+                init.maxInline, init.signalAll, init.srq == null ? null : init.srq.spi()), retirement);
         this.number = device.qpNumbers.incrementAndGet();
         this.mbean = io.jrnic.verbs.observe.Jmx.registerQp(device.objectName(), number, this::stats);
     }
@@ -58,35 +61,12 @@ public final class QueuePair extends Resource {
         return spi.stats();
     }
 
-    private interface QpSpiFactory {
-        QpSpi create(QueuePair qp);
-    }
-
     static QueuePair create(ProtectionDomain pd, QpInit init) {
         RdmaDevice dev = pd.device();
-        DeviceAttributes a = dev.attributes();
-        checkRange("maxSendWr", init.maxSendWr, 1, a.maxQpWr());
-        checkRange("maxRecvWr", init.maxRecvWr, init.srq == null ? 1 : 0, init.srq == null ? a.maxQpWr() : 0);
-        checkRange("maxSendSge", init.maxSendSge, 1, a.maxSge());
-        checkRange("maxRecvSge", init.maxRecvSge, 1, a.maxSge());
-        checkRange("maxInline", init.maxInline, 0, a.maxInline());
-        for (CompletionQueue cq : new CompletionQueue[] {init.sendCq, init.recvCq}) {
-            cq.checkOpen();
-            if (cq.device() != dev) {
-                throw new IllegalArgumentException("CQ belongs to another device");
-            }
-        }
-        if (init.srq != null) {
-            init.srq.checkOpen();
-            if (init.srq.pd() != pd) {
-                throw new IllegalArgumentException("SRQ belongs to another protection domain");
-            }
-        }
-        RdmaDevice.reserve(dev.qps, a.maxQp(), "queue pairs");
+        WorkRequestValidator validator = WorkRequestValidator.forQp(pd, init);
+        RdmaDevice.reserve(dev.qps, dev.attributes().maxQp(), "queue pairs");
         try {
-            QueuePair qp = new QueuePair(pd, init, q -> pd.spi().createQp(new QpSpec(init.maxSendWr, init.maxRecvWr,
-                    init.maxSendSge, init.maxRecvSge, init.maxInline, init.signalAll,
-                    init.srq == null ? null : init.srq.spi()), q.upcalls));
+            QueuePair qp = new QueuePair(pd, init, validator);
             init.sendCq.attach(qp);
             init.recvCq.attach(qp);
             if (init.srq != null) {
@@ -96,12 +76,6 @@ public final class QueuePair extends Resource {
         } catch (RuntimeException e) {
             dev.qps.decrementAndGet();
             throw e;
-        }
-    }
-
-    private static void checkRange(String what, int v, int min, int max) {
-        if (v < min || v > max) {
-            throw new IllegalArgumentException(what + " " + v + " outside " + min + ".." + max);
         }
     }
 
@@ -179,14 +153,7 @@ public final class QueuePair extends Resource {
      * @throws InvalidWorkRequestException   a rule of {@link InvalidWorkRequestException.Reason} broken
      */
     public void postSend(SendWr wr) {
-        synchronized (sq) {
-            sendOne[0] = wr;
-            try {
-                postSendLocked(sendOne, 0, 1, false);
-            } finally {
-                sendOne[0] = null;
-            }
-        }
+        postOne(wr, false);
     }
 
     /** Posts a batch, all or nothing: every WR is validated before any is handed to the provider. Same exceptions. */
@@ -201,11 +168,16 @@ public final class QueuePair extends Resource {
         postSend(wrs.toArray(new SendWr[0]));
     }
 
+    /** Posts a type 1 window's bind ({@link MemoryWindow#bind}) as one send WR. */
     void postBind(SendWr wr) {
+        postOne(wr, true);
+    }
+
+    private void postOne(SendWr wr, boolean type1Bind) {
         synchronized (sq) {
             sendOne[0] = wr;
             try {
-                postSendLocked(sendOne, 0, 1, true);
+                postSendLocked(sendOne, 0, 1, type1Bind);
             } finally {
                 sendOne[0] = null;
             }
@@ -289,14 +261,7 @@ public final class QueuePair extends Resource {
             throw new QpStateException(s, "receives can be posted only in IDLE or RTS");
         }
         for (int i = 0; i < n; i++) {
-            RecvWr wr = wrs[off + i];
-            if (wr.isInFlight()) {
-                throw new WorkRequestInFlightException(wr);
-            }
-            if (init.srq != null) {
-                throw new InvalidWorkRequestException(i, Reason.QP_USES_SRQ, "post receives to the SRQ");
-            }
-            WorkRequestValidator.validateRecv(this.pd, init.maxRecvSge, wr, i);
+            validator.validateRecv(wrs[off + i], i);
         }
         if (rq.size() + n > init.maxRecvWr) {
             throw new QueueFullException("receive queue", rq.size(), n, init.maxRecvWr);
@@ -321,7 +286,7 @@ public final class QueuePair extends Resource {
     /** Moves the QP to ERROR (abortive: the provider sends a Terminate if connected and flushes). Idempotent in ERROR. */
     public void toError() {
         checkOpen();
-        applyConsumer(QpTrigger.MODIFY_TO_ERROR);
+        apply(QpTrigger.MODIFY_TO_ERROR, null, true);
     }
 
     /**
@@ -337,10 +302,18 @@ public final class QueuePair extends Resource {
                 }
             }
         }
-        applyConsumer(QpTrigger.RESET_TO_IDLE);
+        apply(QpTrigger.RESET_TO_IDLE, null, true);
     }
 
-    private void applyConsumer(QpTrigger t) {
+    /**
+     * Applies {@code t} through {@link QpStateMachine} under both queue monitors (sq, then rq) and reports
+     * it: Observe, the trigger's async event (TERMINATE_SENT/RECEIVED, LLP_ERROR, CLOSE_COMPLETED) and
+     * QP_LAST_WQE_REACHED when a QP with an SRQ enters ERROR. A {@code consumer} trigger (toError, reset)
+     * raises LAST_WQE even on a closing QP and, when the state changed, goes on to the provider; the
+     * provider's come through {@link QpRetirement#transition} and raise nothing once the QP is closed.
+     * @return the new state
+     */
+    QpState apply(QpTrigger t, TerminateInfo terminate, boolean consumer) {
         QpState from;
         QpState to;
         synchronized (sq) {
@@ -350,12 +323,30 @@ public final class QueuePair extends Resource {
                 state = to;
             }
         }
-        Observe.transition(this, from, to, t, null);
-        if (from != to) {
-            if (to == QpState.ERROR && init.srq != null) {
-                device.raise(AsyncEventType.QP_LAST_WQE_REACHED, this, init.context, null);
-            }
+        Observe.transition(this, from, to, t, terminate);
+        AsyncEventType ev = switch (t) {
+            case TERMINATE_SENT -> AsyncEventType.QP_TERMINATE_SENT;
+            case TERMINATE_RECEIVED -> AsyncEventType.QP_TERMINATE_RECEIVED;
+            case LLP_ERROR -> AsyncEventType.QP_LLP_ERROR;
+            case CLOSE_COMPLETED -> AsyncEventType.QP_LLP_CLOSED;
+            default -> null;
+        };
+        if (ev != null) {
+            raise(ev, terminate);
+        }
+        if (to == QpState.ERROR && from != QpState.ERROR && init.srq != null && (consumer || !isClosedFlag())) {
+            device.raise(AsyncEventType.QP_LAST_WQE_REACHED, this, init.context, null);
+        }
+        if (consumer && from != to) {
             spi.modify(t);
+        }
+        return to;
+    }
+
+    /** Raises an affiliated event of this QP, unless it is closed. */
+    void raise(AsyncEventType type, TerminateInfo terminate) {
+        if (!isClosedFlag()) {
+            device.raise(type, this, init.context, terminate);
         }
     }
 
@@ -381,98 +372,7 @@ public final class QueuePair extends Resource {
         }
     }
 
-    // ---- retirement (provider upcalls and close) ----
-
-    private boolean pushOrDeliver(CompletionQueue cq, Completion c) {
-        boolean queued = !cq.isClosedFlag() && cq.push(c);
-        if (!queued && c.listener != null && (isClosedFlag() || cq.isClosedFlag())) {
-            Consumer<Completion> l = c.listener;
-            Completion snap = c.snapshot();
-            l.accept(snap);
-        }
-        return queued;
-    }
-
-    private boolean retireSend(SendWr wr, Completion c, boolean fromProvider) {
-        synchronized (sq) {
-            if (fromProvider && isClosedFlag()) {
-                return false;
-            }
-            if (sq.peekFirst() != wr) {
-                throw new IllegalStateException("send WR retired out of order or not outstanding: " + wr);
-            }
-            sq.pollFirst();
-            Consumer<Completion> listener = wr.listener;
-            wr.listener = null;
-            boolean report = wr.isSignaled() || init.signalAll || c.status != CompletionStatus.SUCCESS || listener != null;
-            long id = wr.id;
-            wr.release();
-            if (!report) {
-                return true;
-            }
-            c.id = id;
-            c.qp = this;
-            if (c.opcode == null) {
-                c.opcode = wr.opcode().completionOpcode();
-            }
-            c.listener = listener;
-            return pushOrDeliver(init.sendCq, c);
-        }
-    }
-
-    private boolean retireRecv(RecvWr wr, Completion c, boolean fromProvider) {
-        Object owner = wr.owner();
-        if (owner instanceof SharedReceiveQueue srq) {
-            if (fromProvider && isClosedFlag()) {
-                return false;
-            }
-            if (srq != init.srq || !srq.retire(wr)) {
-                throw new IllegalStateException("receive WR not outstanding on this QP's SRQ: " + wr);
-            }
-            return finishRecv(wr, c);
-        }
-        synchronized (rq) {
-            if (fromProvider && isClosedFlag()) {
-                return false;
-            }
-            if (rq.peekFirst() != wr) {
-                throw new IllegalStateException("receive WR retired out of order or not outstanding: " + wr);
-            }
-            rq.pollFirst();
-            return finishRecv(wr, c);
-        }
-    }
-
-    private boolean finishRecv(RecvWr wr, Completion c) {
-        Consumer<Completion> listener = wr.listener;
-        wr.listener = null;
-        c.id = wr.id;
-        c.qp = this;
-        if (c.opcode == null) {
-            c.opcode = CompletionOpcode.RECV;
-        }
-        c.listener = listener;
-        wr.release();
-        return pushOrDeliver(init.recvCq, c);
-    }
-
-    private int flushQueues() {
-        int n = 0;
-        Completion scratch = new Completion();
-        synchronized (sq) {
-            while (!sq.isEmpty()) {
-                retireSend(sq.peekFirst(), scratch.clear().status(CompletionStatus.WR_FLUSH_ERROR), false);
-                n++;
-            }
-        }
-        synchronized (rq) {
-            while (!rq.isEmpty()) {
-                retireRecv(rq.peekFirst(), scratch.clear().status(CompletionStatus.WR_FLUSH_ERROR), false);
-                n++;
-            }
-        }
-        return n;
-    }
+    // ---- close ----
 
     @Override
     void release() {
@@ -489,7 +389,7 @@ public final class QueuePair extends Resource {
             }
             spi.close();
         } finally {
-            flushQueues();
+            retirement.flush();
             Connection c = connection;
             if (c != null) {
                 c.qpClosed();
@@ -506,88 +406,5 @@ public final class QueuePair extends Resource {
     @Override
     public String toString() {
         return "QueuePair[" + number + " " + state + " context=" + init.context + "]";
-    }
-
-    /** The provider-facing side of this QP. */
-    private final class Upcalls implements QpUpcalls {
-        private final Completion ok = new Completion();
-
-        @Override
-        public QueuePair queuePair() {
-            return QueuePair.this;
-        }
-
-        @Override
-        public QpState state() {
-            return state;
-        }
-
-        @Override
-        public boolean sendDone(SendWr wr) {
-            synchronized (sq) {
-                WrOpcode op = wr.opcode();
-                long len = op.isLocal() || op == WrOpcode.IMMEDIATE_DATA ? 0 : op.isAtomic() ? 8 : wr.totalLength();
-                return retireSend(wr, ok.clear().byteLength((int) Math.min(len, Integer.MAX_VALUE)), true);
-            }
-        }
-
-        @Override
-        public boolean sendDone(SendWr wr, Completion c) {
-            return retireSend(wr, c, true);
-        }
-
-        @Override
-        public boolean recvDone(RecvWr wr, Completion c) {
-            return retireRecv(wr, c, true);
-        }
-
-        @Override
-        public QpState transition(QpTrigger trigger, TerminateInfo terminate) {
-            QpState from;
-            QpState to;
-            synchronized (sq) {
-                synchronized (rq) {
-                    from = state;
-                    to = QpStateMachine.next(from, trigger);
-                    state = to;
-                }
-            }
-            AsyncEventType ev = switch (trigger) {
-                case TERMINATE_SENT -> AsyncEventType.QP_TERMINATE_SENT;
-                case TERMINATE_RECEIVED -> AsyncEventType.QP_TERMINATE_RECEIVED;
-                case LLP_ERROR -> AsyncEventType.QP_LLP_ERROR;
-                case CLOSE_COMPLETED -> AsyncEventType.QP_LLP_CLOSED;
-                default -> null;
-            };
-            Observe.transition(QueuePair.this, from, to, trigger, terminate);
-            if (ev != null && !isClosedFlag()) {
-                device.raise(ev, QueuePair.this, init.context, terminate);
-            }
-            if (to == QpState.ERROR && from != QpState.ERROR && init.srq != null && !isClosedFlag()) {
-                device.raise(AsyncEventType.QP_LAST_WQE_REACHED, QueuePair.this, init.context, null);
-            }
-            return to;
-        }
-
-        @Override
-        public int flushAll() {
-            if (state != QpState.ERROR) {
-                throw new IllegalStateException("flushAll only in ERROR, QP is " + state);
-            }
-            if (isClosedFlag()) {
-                return 0;
-            }
-            return flushQueues();
-        }
-
-        @Override
-        public void event(AsyncEventType type, TerminateInfo terminate) {
-            if (type.kind() != AsyncEventType.Kind.QP) {
-                throw new IllegalArgumentException(type + " is not a QP event");
-            }
-            if (!isClosedFlag()) {
-                device.raise(type, QueuePair.this, init.context, terminate);
-            }
-        }
     }
 }

@@ -7,14 +7,51 @@ import io.jrnic.verbs.InvalidWorkRequestException.Reason;
  * RDMAC verbs' Post SQ and Post RQ): opcode against the device's capabilities, SGE count and bounds, local
  * write rights, the remote buffer, atomics' size and alignment, inline size, fast registration and window
  * binding. Each broken rule is an {@link InvalidWorkRequestException} with its {@link Reason}.
+ *
+ * <p>A QP's validator is built by {@link #forQp}, which first checks the limits those rules use (the
+ * {@link QpInit} of Create QP) against the device's attributes.
  */
 final class WorkRequestValidator {
     private final ProtectionDomain pd;
     private final QpInit init;
 
-    WorkRequestValidator(ProtectionDomain pd, QpInit init) {
+    private WorkRequestValidator(ProtectionDomain pd, QpInit init) {
         this.pd = pd;
         this.init = init;
+    }
+
+    /**
+     * The validator of a QP to be created in {@code pd} with {@code init}: its queue, SGE and inline
+     * limits within the device's, its CQs open and of the same device, its SRQ (if any) open and of
+     * {@code pd}. @throws IllegalArgumentException otherwise (ResourceClosedException for a closed CQ or SRQ)
+     */
+    static WorkRequestValidator forQp(ProtectionDomain pd, QpInit init) {
+        RdmaDevice dev = pd.device();
+        DeviceAttributes a = dev.attributes();
+        checkRange("maxSendWr", init.maxSendWr, 1, a.maxQpWr());
+        checkRange("maxRecvWr", init.maxRecvWr, init.srq == null ? 1 : 0, init.srq == null ? a.maxQpWr() : 0);
+        checkRange("maxSendSge", init.maxSendSge, 1, a.maxSge());
+        checkRange("maxRecvSge", init.maxRecvSge, 1, a.maxSge());
+        checkRange("maxInline", init.maxInline, 0, a.maxInline());
+        for (CompletionQueue cq : new CompletionQueue[] {init.sendCq, init.recvCq}) {
+            cq.checkOpen();
+            if (cq.device() != dev) {
+                throw new IllegalArgumentException("CQ belongs to another device");
+            }
+        }
+        if (init.srq != null) {
+            init.srq.checkOpen();
+            if (init.srq.pd() != pd) {
+                throw new IllegalArgumentException("SRQ belongs to another protection domain");
+            }
+        }
+        return new WorkRequestValidator(pd, init);
+    }
+
+    private static void checkRange(String what, int v, int min, int max) {
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(what + " " + v + " outside " + min + ".." + max);
+        }
     }
 
     void validateSend(SendWr wr, int i, boolean type1Bind) {
@@ -150,6 +187,17 @@ final class WorkRequestValidator {
         if ((Access.REMOTE_WRITE.in(wa) || Access.REMOTE_ATOMIC.in(wa)) && !Access.LOCAL_WRITE.in(regionAccess)) {
             throw new InvalidWorkRequestException(i, Reason.BAD_BIND, "remote write rights need a LOCAL_WRITE region");
         }
+    }
+
+    /** Receive {@code i} posted to the QP's own receive queue (none when it uses an SRQ). */
+    void validateRecv(RecvWr wr, int i) {
+        if (wr.isInFlight()) {
+            throw new WorkRequestInFlightException(wr);
+        }
+        if (init.srq != null) {
+            throw new InvalidWorkRequestException(i, Reason.QP_USES_SRQ, "post receives to the SRQ");
+        }
+        validateRecv(pd, init.maxRecvSge, wr, i);
     }
 
     static void validateRecv(ProtectionDomain pd, int maxSge, RecvWr wr, int i) {
