@@ -155,7 +155,7 @@ class TransmitterZeroCopyTest {
         assertTrue(out.stream().noneMatch(b -> b.hasArray() && b.array() == heap.array()));
         assertArrayEquals(data, payloads(out, false));
 
-        ByteBuf small = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(Transmitter.ZERO_COPY_MIN - 1));
+        ByteBuf small = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(FpduFraming.ZERO_COPY_MIN - 1));
         out = write(small, small.capacity());
         assertTrue(out.stream().noneMatch(b -> sharesMemory(b, small)), "below the threshold: copied");
         payloads(out, false);
