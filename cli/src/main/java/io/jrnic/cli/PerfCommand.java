@@ -69,7 +69,7 @@ public final class PerfCommand implements Callable<Integer> {
             description = "iterations per test (default: bw ~1 GiB or 100000 messages, lat 2000)")
     long iterations;
 
-    @Option(names = "--window", paramLabel = "N", defaultValue = "64", description = "outstanding work requests in bw tests (READ: at most 16)")
+    @Option(names = "--window", paramLabel = "N", defaultValue = "64", description = "outstanding work requests in bw tests (READ: at most 128, the ORD)")
     int window;
 
     @Option(names = "--crc", description = "request MPA CRC (the default)")
@@ -269,7 +269,7 @@ public final class PerfCommand implements Callable<Integer> {
     static String banner(PerfConfig c, String where) {
         return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP, " + where + "; MPA rev " + c.mpaRevision()
                 + ", CRC " + (c.crc() ? "on" : "off") + ", markers " + (c.markers() ? "on" : "off")
-                + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window()
+                + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window() + " (READ: at most " + PerfConfig.READ_DEPTH + ", the ORD)"
                 + ", " + c.memory().label() + " memory" + (c.memory() == MemoryKind.DIRECT
                         ? " (--memory; direct, like the TCP baseline's buffers: payload segments of 4096 B and more, markers off,"
                         + " can go to the socket without a copy)"
