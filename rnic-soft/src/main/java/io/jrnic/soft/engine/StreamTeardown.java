@@ -2,6 +2,7 @@ package io.jrnic.soft.engine;
 
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.concurrent.TimeUnit;
@@ -54,11 +55,13 @@ final class StreamTeardown {
     /**
      * RFC 5040 section 6: the stream closes after a Terminate. Closing at once with unread input would
      * reset the connection and could destroy the Terminate in flight, so the output is shut (FIN after
-     * the Terminate), input is discarded until the peer closes, and a timer closes in any case.
+     * the Terminate), input is discarded until the peer closes, and a timer closes in any case. The shut
+     * waits until everything written before it has left the outbound buffer: Netty's shutdownOutput sends
+     * the FIN at once and drops what is still queued, which under backpressure was the Terminate.
      */
     private void closeAfterTerminate() {
         if (qp.channel instanceof DuplexChannel d && d.isActive()) {
-            d.shutdownOutput();
+            d.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> d.shutdownOutput());
             d.eventLoop().schedule(() -> {
                 d.close();
             }, TERMINATE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);
