@@ -3,6 +3,7 @@ package io.jrnic.soft.engine;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +62,7 @@ final class StreamTeardown {
      */
     private void closeAfterTerminate() {
         if (qp.channel instanceof DuplexChannel d && d.isActive()) {
-            d.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> d.shutdownOutput());
+            afterWritten(written -> d.shutdownOutput());
             d.eventLoop().schedule(() -> {
                 d.close();
             }, TERMINATE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);
@@ -137,12 +138,21 @@ final class StreamTeardown {
         }
     }
 
-    /** The SQ drained: an orderly close the consumer asked for goes ahead (RFC 5040 section 6.2.1). */
+    /**
+     * The SQ drained: an orderly close the consumer asked for goes ahead (RFC 5040 section 6.2.1), once the
+     * octets already queued have left: a copied WR retires when copied, and Netty's close drops what its
+     * outbound buffer still holds. A peer that never reads meets the transmit stall timeout instead.
+     */
     void sendsRetired() {
         if (closeRequested && qp.sq.isEmpty() && qp.state == QpEngine.State.CLOSING) {
             qp.tx.flushNow();
-            qp.channel.close();
+            afterWritten(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /** Runs {@code then} once everything written to the stream so far has left its outbound buffer (or failed). */
+    private void afterWritten(ChannelFutureListener then) {
+        qp.channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(then);
     }
 
     /**
