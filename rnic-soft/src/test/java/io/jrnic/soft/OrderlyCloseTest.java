@@ -3,10 +3,6 @@ package io.jrnic.soft;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.jrnic.mpa.CrcCheck;
-import io.jrnic.mpa.FpduDecoder;
-import io.jrnic.mpa.FpduListener;
-import io.jrnic.mpa.LlpError;
 import io.jrnic.mpa.MpaParameters;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapOpcode;
@@ -23,7 +19,6 @@ import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -98,10 +93,7 @@ class OrderlyCloseTest {
                 ByteBuf first = Unpooled.buffer();
                 first.writeShort(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true))
                         .writeInt(srcMr.stag()).writeLong(0);
-                ByteBuf fpdu = Unpooled.buffer();
-                mpa.newEncoder().encode(first, fpdu);
-                first.release();
-                RawMpaInitiator.write(s.getOutputStream(), fpdu);
+                RawMpaInitiator.send(s, mpa, first);
                 Connection c = accepted.get(10, TimeUnit.SECONDS);
                 b.qp.postSend(SendWr.rdmaWrite().id(1).local(srcMr.sge(0, WRITE_SIZE)).remote(0x1234, 0).signaled());
                 b.qp.postSend(SendWr.send().id(2).local(srcMr.sge(0, 64)).signaled());
@@ -109,30 +101,15 @@ class OrderlyCloseTest {
 
                 long[] writeOctets = new long[1];
                 int[] sends = new int[1];
-                FpduDecoder dec = mpa.newDecoder(new FpduListener() {
-                    @Override
-                    public void onFpdu(ByteBuf u, long pos, CrcCheck crc) {
-                        int op = u.getUnsignedByte(u.readerIndex() + 1) & 0x0F;
-                        if (op == RdmapOpcode.RDMA_WRITE.code()) {
-                            writeOctets[0] += u.readableBytes() - 14; // tagged DDP header
-                        } else {
-                            assertEquals(RdmapOpcode.SEND.code(), op);
-                            sends[0]++;
-                        }
-                    }
-
-                    @Override
-                    public void onError(LlpError error, long pos, String detail) {
-                        throw new AssertionError(detail);
+                RawMpaInitiator.readToEnd(s, mpa, 1, u -> { // a slow reader: B's socket stays full
+                    int op = u.getUnsignedByte(u.readerIndex() + 1) & 0x0F;
+                    if (op == RdmapOpcode.RDMA_WRITE.code()) {
+                        writeOctets[0] += u.readableBytes() - 14; // tagged DDP header
+                    } else {
+                        assertEquals(RdmapOpcode.SEND.code(), op);
+                        sends[0]++;
                     }
                 });
-                InputStream in = s.getInputStream();
-                byte[] chunk = new byte[64 * 1024];
-                int n;
-                while ((n = in.read(chunk)) > 0) {
-                    dec.feed(Unpooled.wrappedBuffer(chunk, 0, n));
-                    Thread.sleep(1); // a slow reader: B's socket stays full
-                }
                 assertEquals(WRITE_SIZE, writeOctets[0], "every octet of the Write before the end of the stream");
                 assertEquals(1, sends[0], "the Send after it");
                 List<Completion> done = b.await(2);

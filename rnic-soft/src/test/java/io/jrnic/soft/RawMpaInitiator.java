@@ -50,4 +50,40 @@ final class RawMpaInitiator {
         out.write(a);
         out.flush();
     }
+
+    /** Frames {@code ulpdu} as one FPDU with the negotiated options, writes it and releases it. */
+    static void send(Socket s, MpaParameters p, ByteBuf ulpdu) throws Exception {
+        ByteBuf fpdu = Unpooled.buffer();
+        p.newEncoder().encode(ulpdu, fpdu);
+        ulpdu.release();
+        write(s.getOutputStream(), fpdu);
+    }
+
+    /**
+     * Reads the stream to its end, handing each ULPDU to {@code onUlpdu} (an LLP error fails the test), pausing
+     * {@code pauseMillis} after every read of up to 64 KiB (a slow reader) when positive.
+     */
+    static void readToEnd(Socket s, MpaParameters p, long pauseMillis,
+                          java.util.function.Consumer<ByteBuf> onUlpdu) throws Exception {
+        io.jrnic.mpa.FpduDecoder dec = p.newDecoder(new io.jrnic.mpa.FpduListener() {
+            @Override
+            public void onFpdu(ByteBuf u, long pos, io.jrnic.mpa.CrcCheck crc) {
+                onUlpdu.accept(u);
+            }
+
+            @Override
+            public void onError(io.jrnic.mpa.LlpError error, long pos, String detail) {
+                throw new AssertionError(error + " at " + pos + ": " + detail);
+            }
+        });
+        InputStream in = s.getInputStream();
+        byte[] chunk = new byte[64 * 1024];
+        int n;
+        while ((n = in.read(chunk)) > 0) {
+            dec.feed(Unpooled.wrappedBuffer(chunk, 0, n));
+            if (pauseMillis > 0) {
+                Thread.sleep(pauseMillis);
+            }
+        }
+    }
 }

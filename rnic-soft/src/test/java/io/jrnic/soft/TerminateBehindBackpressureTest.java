@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.ddp.DdpControl;
-import io.jrnic.mpa.CrcCheck;
-import io.jrnic.mpa.FpduDecoder;
-import io.jrnic.mpa.FpduListener;
-import io.jrnic.mpa.LlpError;
 import io.jrnic.mpa.MpaParameters;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapOpcode;
@@ -23,7 +19,6 @@ import io.jrnic.verbs.MemoryRegion;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -53,42 +48,28 @@ class TerminateBehindBackpressureTest {
                 s.setSoTimeout(20_000);
                 MpaParameters p = RawMpaInitiator.handshake(s);
                 // Read Request, MSN 1: 16 MiB of the region into a sink the peer will never look at
-                send(s, p, ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_REQUEST, true),
+                RawMpaInitiator.send(s, p, ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_REQUEST, true),
                         u -> u.writeInt(0).writeInt(1).writeInt(1).writeInt(0)
                                 .writeInt(0x500).writeLong(0).writeInt(READ_SIZE).writeInt(mr.stag()).writeLong(0)));
                 Channel ch = ((SoftQp) spi(b.qp)).engine().channel();
                 SoftPair.eventually(() -> !ch.isWritable()); // the Read Response fills the outbound buffer
                 int undefined = DdpControl.compose(true, true, (RdmapControl.RDMAP_VERSION << 6) | 0xC);
-                send(s, p, ulpdu(undefined, u -> u.writeInt(0x100).writeLong(0)));
+                RawMpaInitiator.send(s, p, ulpdu(undefined, u -> u.writeInt(0x100).writeLong(0)));
                 b.awaitEvent(AsyncEventType.QP_TERMINATE_SENT);
 
                 Terminate[] terminate = new Terminate[1];
                 long[] readResponseBytes = new long[1];
-                FpduDecoder dec = p.newDecoder(new FpduListener() {
-                    @Override
-                    public void onFpdu(ByteBuf u, long pos, CrcCheck crc) {
-                        int op = u.getUnsignedByte(u.readerIndex() + 1) & 0x0F;
-                        if (op == RdmapOpcode.TERMINATE.code()) {
-                            terminate[0] = TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(),
-                                    TerminateDecoder.Mode.STRICT);
-                        } else {
-                            assertEquals(RdmapOpcode.RDMA_READ_RESPONSE.code(), op);
-                            readResponseBytes[0] += u.readableBytes();
-                        }
-                    }
-
-                    @Override
-                    public void onError(LlpError error, long pos, String detail) {
-                        throw new AssertionError(detail);
+                RawMpaInitiator.readToEnd(s, p, 0, u -> { // to the end of the stream: the FIN after the Terminate
+                    assertTrue(terminate[0] == null, "an FPDU after the Terminate");
+                    int op = u.getUnsignedByte(u.readerIndex() + 1) & 0x0F;
+                    if (op == RdmapOpcode.TERMINATE.code()) {
+                        terminate[0] = TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(),
+                                TerminateDecoder.Mode.STRICT);
+                    } else {
+                        assertEquals(RdmapOpcode.RDMA_READ_RESPONSE.code(), op);
+                        readResponseBytes[0] += u.readableBytes();
                     }
                 });
-                InputStream in = s.getInputStream();
-                byte[] chunk = new byte[64 * 1024];
-                int n;
-                while ((n = in.read(chunk)) > 0) { // to the end of the stream: the FIN after the Terminate
-                    assertTrue(terminate[0] == null, "octets after the Terminate");
-                    dec.feed(Unpooled.wrappedBuffer(chunk, 0, n));
-                }
                 assertNotNull(terminate[0], "the stream ended after " + readResponseBytes[0]
                         + " octets of Read Response, without the Terminate");
                 assertEquals(0, terminate[0].layer());
@@ -105,13 +86,6 @@ class TerminateBehindBackpressureTest {
         u.writeShort(control);
         rest.accept(u);
         return u;
-    }
-
-    private static void send(Socket s, MpaParameters p, ByteBuf ulpdu) throws Exception {
-        ByteBuf fpdu = Unpooled.buffer();
-        p.newEncoder().encode(ulpdu, fpdu);
-        ulpdu.release();
-        RawMpaInitiator.write(s.getOutputStream(), fpdu);
     }
 
     private static Object spi(io.jrnic.verbs.QueuePair qp) throws Exception {
