@@ -17,8 +17,6 @@ import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.QpState;
 import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -90,10 +88,8 @@ class OrderlyCloseTest {
                 s.setSoTimeout(20_000);
                 MpaParameters mpa = RawMpaInitiator.handshake(s);
                 // the initiator's first FPDU (RFC 5044 section 7.1): a zero-length Write into B's region
-                ByteBuf first = Unpooled.buffer();
-                first.writeShort(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true))
-                        .writeInt(srcMr.stag()).writeLong(0);
-                RawMpaInitiator.send(s, mpa, first);
+                RawMpaInitiator.send(s, mpa, RawMpaInitiator.ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true),
+                        u -> u.writeInt(srcMr.stag()).writeLong(0)));
                 Connection c = accepted.get(10, TimeUnit.SECONDS);
                 b.qp.postSend(SendWr.rdmaWrite().id(1).local(srcMr.sge(0, WRITE_SIZE)).remote(0x1234, 0).signaled());
                 b.qp.postSend(SendWr.send().id(2).local(srcMr.sge(0, 64)).signaled());

@@ -86,4 +86,12 @@ final class RawMpaInitiator {
             }
         }
     }
+
+    /** A ULPDU: the 16-bit DDP/RDMAP control word, then what {@code rest} writes. */
+    static ByteBuf ulpdu(int control, java.util.function.Consumer<ByteBuf> rest) {
+        ByteBuf u = Unpooled.buffer();
+        u.writeShort(control);
+        rest.accept(u);
+        return u;
+    }
 }

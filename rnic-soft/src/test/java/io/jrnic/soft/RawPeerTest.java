@@ -116,10 +116,7 @@ class RawPeerTest {
     }
 
     private static ByteBuf ulpdu(int control, Consumer<ByteBuf> rest) {
-        ByteBuf u = Unpooled.buffer();
-        u.writeShort(control);
-        rest.accept(u);
-        return u;
+        return RawMpaInitiator.ulpdu(control, rest);
     }
 
     private static final Consumer<ByteBuf> TAGGED_ZERO = u -> u.writeInt(0x100).writeLong(0);

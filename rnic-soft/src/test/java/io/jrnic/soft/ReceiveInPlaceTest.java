@@ -145,9 +145,7 @@ class ReceiveInPlaceTest {
             pingPong(p, 10, aBuf, bBuf, c); // RTS, first FPDUs exchanged: A may read in place
             p.a.qp.postRecv(RecvWr.of(77, aBuf.sge(0, SIZE)));
 
-            java.lang.reflect.Method spi = io.jrnic.verbs.QueuePair.class.getDeclaredMethod("spi");
-            spi.setAccessible(true);
-            io.netty.channel.EventLoop loop = ((SoftQp) spi.invoke(p.a.qp)).engine().channel().eventLoop();
+            io.netty.channel.EventLoop loop = SoftPair.engineOf(p.a.qp).channel().eventLoop();
             java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
             loop.execute(() -> {

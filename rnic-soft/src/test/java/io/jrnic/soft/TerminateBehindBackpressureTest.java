@@ -16,9 +16,6 @@ import io.jrnic.verbs.AsyncEventType;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.MemoryRegion;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -48,13 +45,14 @@ class TerminateBehindBackpressureTest {
                 s.setSoTimeout(20_000);
                 MpaParameters p = RawMpaInitiator.handshake(s);
                 // Read Request, MSN 1: 16 MiB of the region into a sink the peer will never look at
-                RawMpaInitiator.send(s, p, ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_REQUEST, true),
+                RawMpaInitiator.send(s, p, RawMpaInitiator.ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_REQUEST, true),
                         u -> u.writeInt(0).writeInt(1).writeInt(1).writeInt(0)
                                 .writeInt(0x500).writeLong(0).writeInt(READ_SIZE).writeInt(mr.stag()).writeLong(0)));
-                Channel ch = ((SoftQp) spi(b.qp)).engine().channel();
-                SoftPair.eventually(() -> !ch.isWritable()); // the Read Response fills the outbound buffer
+                io.jrnic.soft.engine.QpEngine engine = SoftPair.engineOf(b.qp);
+                // bound on B's loop once the Reply went out; then the Read Response fills the outbound buffer
+                SoftPair.eventually(() -> engine.channel() != null && !engine.channel().isWritable());
                 int undefined = DdpControl.compose(true, true, (RdmapControl.RDMAP_VERSION << 6) | 0xC);
-                RawMpaInitiator.send(s, p, ulpdu(undefined, u -> u.writeInt(0x100).writeLong(0)));
+                RawMpaInitiator.send(s, p, RawMpaInitiator.ulpdu(undefined, u -> u.writeInt(0x100).writeLong(0)));
                 b.awaitEvent(AsyncEventType.QP_TERMINATE_SENT);
 
                 Terminate[] terminate = new Terminate[1];
@@ -79,18 +77,5 @@ class TerminateBehindBackpressureTest {
                         + readResponseBytes[0]);
             }
         }
-    }
-
-    private static ByteBuf ulpdu(int control, java.util.function.Consumer<ByteBuf> rest) {
-        ByteBuf u = Unpooled.buffer();
-        u.writeShort(control);
-        rest.accept(u);
-        return u;
-    }
-
-    private static Object spi(io.jrnic.verbs.QueuePair qp) throws Exception {
-        java.lang.reflect.Method m = io.jrnic.verbs.QueuePair.class.getDeclaredMethod("spi");
-        m.setAccessible(true);
-        return m.invoke(qp);
     }
 }

@@ -145,6 +145,7 @@ final class StreamTeardown {
      */
     void sendsRetired() {
         if (closeRequested && qp.sq.isEmpty() && qp.state == QpEngine.State.CLOSING) {
+            closeRequested = false; // under way: later retirements do not close again
             qp.tx.flushNow();
             afterWritten(ChannelFutureListener.CLOSE);
         }

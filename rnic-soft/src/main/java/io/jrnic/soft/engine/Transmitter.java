@@ -7,7 +7,6 @@ import io.jrnic.mpa.RtrType;
 import io.jrnic.rdmap.AtomicRequestHeader;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.RdmapOpcode;
-import io.jrnic.rdmap.ReadRequestHeader;
 import io.jrnic.rdmap.Terminate;
 import io.netty.channel.Channel;
 
@@ -349,7 +348,7 @@ final class Transmitter {
             case READ -> {
                 framing.untaggedHeader(RdmapOpcode.RDMA_READ_REQUEST, true, 0, RdmapOpcode.QN_READ_REQUEST,
                         ++requestMsn, 0);
-                framing.ulpdu().writeZero(ReadRequestHeader.LENGTH);
+                framing.readRequestHeader(); // all zero: no sink, no source, size 0
                 framing.encode();
                 qp.rtrReadPending = true;
             }
