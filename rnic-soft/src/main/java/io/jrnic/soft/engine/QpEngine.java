@@ -357,6 +357,56 @@ public final class QpEngine {
         }
     }
 
+    // ---------------------------------------------------------------- the stream's lifetime (spec-notes/engine.md)
+
+    /**
+     * Every close of the bound stream's channel, whoever asked for it (the engine, the connection manager, a timer):
+     * on the loop, holding the QP's ownership, so no in-place read or write is under way on the descriptor while it
+     * closes, and none starts after (they run under the ownership and check that the channel is active). Netty never
+     * closes a bound stream by itself: auto-close is off and half-closure on ({@link StreamBinding}), so a failed
+     * write and the peer's FIN arrive as events ({@link #outputShut}, {@link #inputEnded}).
+     */
+    void closeOwned(io.netty.channel.ChannelHandlerContext ctx, io.netty.channel.ChannelPromise promise) {
+        lock.lock();
+        try {
+            ctx.close(promise);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The stream failed (reset, read or write error): an LLP error (RFC 5044 section 8); closed by the owner. On the loop. */
+    void streamLost() {
+        locked(() -> {
+            llpFailed = true;
+            channel.close();
+        });
+    }
+
+    /** The peer's FIN shut the input (half-closure on): the stream closes (RFC 5040 section 6.2). On the loop. */
+    void inputEnded() {
+        locked(channel::close);
+    }
+
+    /** The output was shut: a failed write (an LLP error) unless the engine shut it itself (FIN after a Terminate). */
+    void outputShut() {
+        locked(() -> {
+            if (!teardown.outputShutRequested()) {
+                streamLost();
+            }
+        });
+    }
+
+    /** The channel became inactive: the stream's end, an LLP error if it ended inside an FPDU. On the loop. */
+    void channelInactive(boolean endedInsideFpdu) {
+        locked(() -> {
+            if (endedInsideFpdu && !rxStopped) {
+                llpFailed = true; // octets were lost, not an orderly close
+            }
+            teardown.streamClosed();
+        });
+    }
+
     // ---------------------------------------------------------------- teardown (StreamTeardown)
 
     /** Consumer disconnect (RFC 5040 section 6.2.1, orderly close): CLOSING, then close once the SQ drained. */

@@ -105,9 +105,8 @@ final class ReceiveInPlace {
             if (n == FAILED) {
                 // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
                 // closes the stream holding the lock, so no other in-place read or write meets the closed socket
-                qp.llpFailed = true;
                 qp.counters.inc(Counter.RX_IN_PLACE_FAILURES);
-                loop.execute(() -> qp.locked(qp.channel::close));
+                loop.execute(qp::streamLost);
                 return false;
             }
             if (n == NOTHING) {
@@ -141,10 +140,12 @@ final class ReceiveInPlace {
             return NOTHING;
         }
         b.clear();
+        InPlaceProbe.beforeRead(ch);
         int n;
         try {
             n = ch.fd().readAddress(b.memoryAddress(), 0, b.capacity());
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // RuntimeException: never expected while the owner holds the descriptor open, and never the consumer's
             gate.end();
             return FAILED;
         }

@@ -26,8 +26,11 @@ import io.jrnic.soft.mem.AccessFlags;
 import io.jrnic.soft.mem.RemoteAccess;
 import io.jrnic.soft.mem.SoftRegion;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelOutputShutdownEvent;
 
 /**
  * The receiving half of a stream, the data-phase handler that replaces the MPA handshake: bytes ->
@@ -36,8 +39,12 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * segments by STag/TO (RFC 5041 section 5.3), untagged ones into posted receives by MSN/MO; Read and
  * Atomic Requests are checked and queued within IRD for the {@link Transmitter} ({@link InboundRequests}); a
  * received Terminate fails the QP. Every violation is answered with the Terminate the reference table names.
+ *
+ * <p>As the bound stream's only handler it also carries the stream's lifetime to the QP's owner
+ * (spec-notes/engine.md, "Close"): every close of the channel runs holding the QP's ownership, and the peer's FIN
+ * or a failed write arrive as events (auto-close off, half-closure on), never as a close Netty makes by itself.
  */
-final class Receiver extends ChannelInboundHandlerAdapter implements FpduListener {
+final class Receiver extends ChannelDuplexHandler implements FpduListener {
     private final QpEngine qp;
     private final FpduDecoder decoder;
     private final RdmapValidator validator;
@@ -108,23 +115,35 @@ final class Receiver extends ChannelInboundHandlerAdapter implements FpduListene
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        qp.locked(() -> {
-            if (decoder.partialFpduOctets() > 0 && !qp.rxStopped) {
-                qp.llpFailed = true; // the stream ended inside an FPDU: octets were lost, not an orderly close
-            }
-            qp.teardown.streamClosed();
-        });
+        qp.channelInactive(decoder.partialFpduOctets() > 0);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01); closed under the QP's lock, so that
-        // no thread reading or writing the socket in place meets the closed descriptor
-        qp.locked(() -> {
-            qp.llpFailed = true;
-            ctx.close();
-        });
+        // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
+        qp.streamLost();
+    }
+
+    /**
+     * The peer's FIN (or a read error) shut the input; a failed write shut the output: the stream ends here, closed
+     * by the QP's owner (see the class comment). An output shut the engine asked for (FIN after a Terminate) is not
+     * a loss.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            qp.inputEnded();
+        } else if (evt instanceof ChannelOutputShutdownEvent) {
+            qp.outputShut();
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    /** Every close of the bound stream, from any caller: done holding the QP's ownership ({@link QpEngine#closeOwned}). */
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        qp.closeOwned(ctx, promise);
     }
 
     @Override

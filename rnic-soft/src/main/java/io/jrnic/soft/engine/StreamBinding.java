@@ -3,6 +3,7 @@ package io.jrnic.soft.engine;
 import io.jrnic.mpa.RtrType;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import java.util.concurrent.TimeUnit;
 
@@ -14,8 +15,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Its fields are guarded by the QP's lock, as is the engine state {@link #bind} sets: {@link #bind} takes it on
  * the channel's event loop, the rest runs under it (the Receiver, the Transmitter, timers via {@link QpEngine#locked})
- * but {@link #unbind} (RESET_TO_IDLE, on the consumer's thread), which takes no lock and writes only the engine's
- * volatile state and rxInPlace.
+ * and {@link #unbind} (RESET_TO_IDLE, on the consumer's thread) takes it too.
  */
 final class StreamBinding {
     private final QpEngine qp;
@@ -63,6 +63,10 @@ final class StreamBinding {
         // the data phase reads 512 B to 1 MiB at a time when the channel was made with a LoopReadGate (its
         // allocator); an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
         ChannelPipeline pl = ch.pipeline();
+        // the stream's lifetime is the QP owner's (QpEngine.closeOwned): Netty reports a failed write and the peer's
+        // FIN as events instead of closing the descriptor by itself under an in-place read or write
+        ch.config().setAutoClose(false);
+        ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         pl.replace(afterHandler, "receiver", rx);
         qp.tx.enableInPlace(rx);
         ReceiveInPlace rip = qp.tx.inPlaceCapable() ? ReceiveInPlace.of(qp, ch, rx) : null;
@@ -119,13 +123,18 @@ final class StreamBinding {
         return !txGated && !rtrPending;
     }
 
-    /** See {@link QpEngine#reset}. */
+    /** See {@link QpEngine#reset}: under the QP's ownership, as every other change of its state. */
     void unbind() {
-        qp.state = QpEngine.State.IDLE;
-        ReceiveInPlace r = qp.rxInPlace;
-        qp.rxInPlace = null;
-        if (r != null) {
-            r.gate().attach(null);
+        qp.lock.lock();
+        try {
+            qp.state = QpEngine.State.IDLE;
+            ReceiveInPlace r = qp.rxInPlace;
+            qp.rxInPlace = null;
+            if (r != null) {
+                r.gate().attach(null);
+            }
+        } finally {
+            qp.lock.unlock();
         }
     }
 }

@@ -23,6 +23,8 @@ final class StreamTeardown {
     boolean closeRequested;
     /** Flushing the SQ waits until no zero-copy WR's memory is still in the outbound buffer. */
     private boolean sendFlushDeferred;
+    /** The engine shut the stream's output itself (FIN after a Terminate): the output shut event is no loss. */
+    private boolean outputShutRequested;
 
     StreamTeardown(QpEngine qp) {
         this.qp = qp;
@@ -31,6 +33,11 @@ final class StreamTeardown {
     /** A new stream: nothing requested, nothing deferred from the last one's flush. */
     void rebind() {
         closeRequested = false;
+        outputShutRequested = false;
+    }
+
+    boolean outputShutRequested() {
+        return outputShutRequested;
     }
 
     // ---------------------------------------------------------------- Terminate (RFC 5040 sections 4.8 and 7)
@@ -62,7 +69,10 @@ final class StreamTeardown {
      */
     private void closeAfterTerminate() {
         if (qp.channel instanceof DuplexChannel d && d.isActive()) {
-            afterWritten(written -> d.shutdownOutput());
+            afterWritten(written -> qp.locked(() -> {
+                outputShutRequested = true;
+                d.shutdownOutput();
+            }));
             d.eventLoop().schedule(() -> {
                 d.close();
             }, TERMINATE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);

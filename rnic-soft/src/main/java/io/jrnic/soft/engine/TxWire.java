@@ -240,8 +240,8 @@ final class TxWire {
         try {
             n = b.hasMemoryAddress() ? inPlaceFd.writeAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex())
                     : inPlaceFd.write(b.internalNioBuffer(b.readerIndex(), b.readableBytes()), 0, b.readableBytes());
-        } catch (IOException ex) {
-            n = 0; // the loop's write of the hand-over meets the same error and closes the stream
+        } catch (IOException | RuntimeException ex) {
+            n = 0; // the loop's write of the hand-over meets the same error and the stream is lost (never the poster's)
         }
         qp.counters.inc(Counter.TX_IN_PLACE);
         b.skipBytes(n);
