@@ -12,7 +12,7 @@ final class SoftMr implements MrSpi {
     SoftMr(SoftRegion region, Memory memory) {
         this.region = region;
         this.memory = memory;
-        region.attachment = this;
+        region.attach(this);
     }
 
     @Override
@@ -23,6 +23,11 @@ final class SoftMr implements MrSpi {
     @Override
     public boolean isValid() {
         return region.valid();
+    }
+
+    /** Fast registration mapped {@code m} into this region. */
+    void remap(Memory m) {
+        memory = m;
     }
 
     @Override

@@ -174,7 +174,7 @@ final class SoftQp implements QpSpi, QpListener {
         Memory m = wr.fastRegMemory();
         r.map(m.view(), 0, m.length(), wr.isFastRegZeroBased() ? 0 : wr.fastRegBase(), wr.fastRegAccess(),
                 wr.fastRegKey(), null);
-        ((SoftMr) r.attachment).memory = m;
+        ((SoftMr) r.attachment()).remap(m);
     }
 
     /**

@@ -6,7 +6,6 @@ import io.jrnic.soft.mem.MemoryTable;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import java.util.ArrayDeque;
 import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -71,22 +70,20 @@ public final class QpEngine {
     Receiver rx;
     /** A polling thread may read the stream itself (null: only the event loop reads it). */
     volatile ReceiveInPlace rxInPlace;
-    /** Posted, not retired, posting order. */
-    final ArrayDeque<SqEntry> sq = new ArrayDeque<>();
-    /** Posted, not yet started. */
-    final ArrayDeque<SqEntry> sqPending = new ArrayDeque<>();
-    /** Read Requests / Atomic Requests sent, response awaited (ORD), in order. */
-    final ArrayDeque<SqEntry> outstandingReads = new ArrayDeque<>();
+    /** Posted, not retired, posting order, with the cursor at the next to start (one ring). */
+    private final SendQueue sq;
+    /** Read Requests / Atomic Requests sent, response awaited (the ORQ, within ORD), in order. */
+    private final OrdQueue orq;
     /** Inbound Read / Atomic Requests accepted (IRD), in order. */
     final InboundReadQueue inboundReads = new InboundReadQueue();
     /** The receive queue (QN 0) and its untagged receiver. */
     final ReceiveQueue rq;
     final RecvInfo recvInfo = new RecvInfo();
-    boolean rxStopped;
+    private boolean rxStopped;
     /** The stream was reset or aborted: its close is an LLP error, not an orderly close. */
-    boolean llpFailed;
+    private boolean llpFailed;
     /** Initiator: the zero-length READ RTR's response is still due. */
-    boolean rtrReadPending;
+    private boolean rtrReadPending;
     /** The layout the peer's Terminate was read in (STRICT or SIW_QUIRK), once one arrived. */
     volatile io.jrnic.rdmap.TerminateDecoder.Mode receivedTerminateLayout = io.jrnic.rdmap.TerminateDecoder.Mode.STRICT;
     /** Binding to the stream, the first-FPDU timing rule (RFC 5044 section 7.1). */
@@ -107,6 +104,8 @@ public final class QpEngine {
         this.listener = listener;
         this.rq = new ReceiveQueue(rqDepth, srq);
         this.sqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, this.sqDepth));
+        this.sq = new SendQueue(this.sqDepth);
+        this.orq = new OrdQueue(this.sqDepth);
     }
 
     public State state() {
@@ -276,7 +275,6 @@ public final class QpEngine {
         SqEntry e;
         while ((e = sqIncoming.poll()) != null) {
             sq.add(e);
-            sqPending.add(e);
         }
     }
 
@@ -331,8 +329,8 @@ public final class QpEngine {
     /** Retires finished send WRs from the head, in posting order. */
     void retireSends() {
         SqEntry e;
-        while ((e = sq.peek()) != null && e.done) {
-            sq.poll();
+        while ((e = sq.oldest()) != null && e.done) {
+            sq.retireOldest();
             boolean ok = listener.sendRetired(e, e.status, e.byteLength, null, false);
             if (!ok && (state == State.RTS || state == State.CLOSING)) {
                 teardown.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
@@ -357,6 +355,126 @@ public final class QpEngine {
         }
     }
 
+    // ---------------------------------------------------------------- the owner's state, changed only here
+
+    /**
+     * The one place the engine's QP state changes (StreamBinding, StreamTeardown and the rest ask for it here).
+     * Under the QP's ownership.
+     */
+    void enter(State s) {
+        state = s;
+    }
+
+    /** Nothing more of the stream is received (a Terminate was sent or received). */
+    void stopReceiving() {
+        rxStopped = true;
+    }
+
+    /** The stream's end will be an LLP error, not an orderly close. */
+    void markLlpFailed() {
+        llpFailed = true;
+    }
+
+    boolean llpFailed() {
+        return llpFailed;
+    }
+
+    boolean rxStopped() {
+        return rxStopped;
+    }
+
+    /** Initiator: the zero-length READ RTR went out; its response is due (RFC 6581 section 5). */
+    void rtrReadSent() {
+        rtrReadPending = true;
+    }
+
+    boolean rtrReadPending() {
+        return rtrReadPending;
+    }
+
+    /** The RTR READ's response arrived. */
+    void rtrReadAnswered() {
+        rtrReadPending = false;
+    }
+
+    /** The peer's Terminate was read in layout {@code m}. */
+    void terminateReadIn(io.jrnic.rdmap.TerminateDecoder.Mode m) {
+        receivedTerminateLayout = m;
+    }
+
+    /** {@link StreamBinding}: the stream this QP now runs on, its halves, and a fresh start of its flags. */
+    void attach(Channel ch, StreamParams p, Transmitter t, Receiver r) {
+        channel = ch;
+        loop = ch.eventLoop();
+        params = p;
+        tx = t;
+        rx = r;
+        rxStopped = false;
+        llpFailed = false;
+        rtrReadPending = false;
+    }
+
+    /** {@link StreamBinding}: polling threads may read the stream in place through {@code r} (null: they may not). */
+    void receiveInPlaceWith(ReceiveInPlace r) {
+        rxInPlace = r;
+    }
+
+    // the send queue (one ring) and the ORQ
+
+    /** The next WR to start, or null. */
+    SqEntry nextToStart() {
+        return sq.nextToStart();
+    }
+
+    /** The WR {@link #nextToStart} gave has started. */
+    void started() {
+        sq.started();
+    }
+
+    boolean allStarted() {
+        return sq.allStarted();
+    }
+
+    /** Retires the oldest WR without a completion check (flush and Terminate paths), or null. */
+    SqEntry takeOldestSend() {
+        return sq.retireOldest();
+    }
+
+    /** Flush: no WR starts any more. */
+    void startNothingMore() {
+        sq.startNothingMore();
+    }
+
+    /** Every posted WR was retired (and none waits in the incoming queue: see {@link #nothingPosted}). */
+    boolean sendsRetired() {
+        return sq.isEmpty();
+    }
+
+    /** A Read or Atomic Request went out (ORQ). */
+    void requestSent(SqEntry e) {
+        orq.add(e);
+        counters.max(Counter.ORD_HIGH_WATER, orq.size());
+    }
+
+    /** The oldest Read or Atomic Request awaiting its response, or null. */
+    SqEntry oldestRequest() {
+        return orq.oldest();
+    }
+
+    /** Its response arrived. */
+    void requestAnswered() {
+        orq.retireOldest();
+    }
+
+    int requestsOutstanding() {
+        return orq.size();
+    }
+
+    /** Flush: no response is awaited any more. */
+    void forgetRequests() {
+        orq.clear();
+    }
+
     // ---------------------------------------------------------------- the stream's lifetime (spec-notes/engine.md)
 
     /**
@@ -378,7 +496,7 @@ public final class QpEngine {
     /** The stream failed (reset, read or write error): an LLP error (RFC 5044 section 8); closed by the owner. On the loop. */
     void streamLost() {
         locked(() -> {
-            llpFailed = true;
+            markLlpFailed();
             channel.close();
         });
     }
@@ -401,7 +519,7 @@ public final class QpEngine {
     void channelInactive(boolean endedInsideFpdu) {
         locked(() -> {
             if (endedInsideFpdu && !rxStopped) {
-                llpFailed = true; // octets were lost, not an orderly close
+                markLlpFailed(); // octets were lost, not an orderly close
             }
             teardown.streamClosed();
         });

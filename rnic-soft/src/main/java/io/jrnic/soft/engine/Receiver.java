@@ -79,7 +79,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         ByteBuf in = (ByteBuf) msg;
         qp.lock.lock();
         try {
-            if (!qp.rxStopped) {
+            if (!qp.rxStopped()) {
                 feed(in);
             }
         } finally {
@@ -155,7 +155,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     @Override
     public void onFpdu(ByteBuf ulpdu, long fpduStreamOffset, CrcCheck crc) {
-        if (qp.rxStopped) {
+        if (qp.rxStopped()) {
             return;
         }
         int at = ulpdu.readerIndex();
@@ -222,16 +222,16 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     /** Read Response (RFC 5040 section 4.5): into the sink of the oldest outstanding Read, in order. */
     private void readResponse(ByteBuf buf, int at, int len) {
-        if (qp.rtrReadPending) {
+        if (qp.rtrReadPending()) {
             // the answer to our zero-length READ RTR (RFC 6581 section 5)
             if (len == TaggedHeader.HEADER_LENGTH && DdpControl.isLast(buf.getUnsignedShort(at))) {
-                qp.rtrReadPending = false;
+                qp.rtrReadAnswered();
             } else {
                 reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
             }
             return;
         }
-        SqEntry head = qp.outstandingReads.peek();
+        SqEntry head = qp.oldestRequest();
         if (head == null || head.opcode != SqOpcode.RDMA_READ) {
             reject(RdmapError.UNEXPECTED_OPCODE, buf, at, len, null, null);
             return;
@@ -268,7 +268,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
                 reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
                 return;
             }
-            qp.outstandingReads.poll();
+            qp.requestAnswered();
             head.done = true;
         }
     }
@@ -327,7 +327,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     /** Atomic Response (RFC 7306 section 8.1.2): the original value lands in the requester's 8-byte SGE. */
     private void atomicResponse(ByteBuf buf, int at, int len) {
-        SqEntry head = qp.outstandingReads.peek();
+        SqEntry head = qp.oldestRequest();
         int h = at + UntaggedHeader.HEADER_LENGTH;
         if (UntaggedHeader.msn(buf, at) != expectedAtomicResponseMsn) {
             reject(DdpError.MSN_OUT_OF_RANGE, buf, at, len, null, null);
@@ -341,7 +341,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         SoftRegion r = head.sgl.region(0);
         r.memory().setLong(r.memoryOffset() + head.sgl.offset(0), AtomicResponseHeader.originalValue(buf, h));
         head.byteLength = 8;
-        qp.outstandingReads.poll();
+        qp.requestAnswered();
         head.done = true;
     }
 
@@ -357,7 +357,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         try {
             TerminateDecoder.Match m = TerminateDecoder.decodeMatch(buf, at, len, mode);
             t = m.terminate();
-            qp.receivedTerminateLayout = m.layout();
+            qp.terminateReadIn(m.layout());
         } catch (MalformedTerminateException ex) {
             boolean siw = mode == TerminateDecoder.Mode.SIW_QUIRK;
             int c = at + UntaggedHeader.HEADER_LENGTH;
@@ -365,7 +365,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
             int type = TerminateHeader.errorType(buf, c);
             t = new Terminate(siw ? type : layer, siw ? layer : type, TerminateHeader.errorCode(buf, c), false, 0,
                     null, null);
-            qp.receivedTerminateLayout = siw ? mode : TerminateDecoder.Mode.STRICT;
+            qp.terminateReadIn(siw ? mode : TerminateDecoder.Mode.STRICT);
         }
         qp.teardown.terminateReceived(t);
     }

@@ -46,18 +46,11 @@ final class StreamBinding {
             }
             throw new IllegalStateException("QP is " + qp.state + ", not IDLE");
         }
-        qp.channel = ch;
-        qp.loop = ch.eventLoop();
-        qp.params = p;
-        qp.tx = new Transmitter(qp, ch, p);
         Receiver rx = new Receiver(qp, p);
-        qp.rx = rx;
+        qp.attach(ch, p, new Transmitter(qp, ch, p), rx);
         this.txGated = !p.initiator();
         this.rtrPending = p.initiator() && (p.rtr() != RtrType.NONE || p.firstFpduDelayMillis() > 0);
         this.firstFpduCallback = onFirstFpdu;
-        qp.rxStopped = false;
-        qp.llpFailed = false;
-        qp.rtrReadPending = false;
         qp.teardown.rebind();
         qp.rq.rebind();
         // the data phase reads 512 B to 1 MiB at a time when the channel was made with a LoopReadGate (its
@@ -73,8 +66,8 @@ final class StreamBinding {
         if (rip != null) {
             rip.gate().attach(qp.lock);
         }
-        qp.rxInPlace = rip;
-        qp.state = QpEngine.State.RTS;
+        qp.receiveInPlaceWith(rip);
+        qp.enter(QpEngine.State.RTS);
         qp.listener.transition(Trigger.CONNECTED, null, false);
         qp.drainRecvs();
         qp.drainSends();
@@ -127,9 +120,9 @@ final class StreamBinding {
     void unbind() {
         qp.lock.lock();
         try {
-            qp.state = QpEngine.State.IDLE;
+            qp.enter(QpEngine.State.IDLE);
             ReceiveInPlace r = qp.rxInPlace;
-            qp.rxInPlace = null;
+            qp.receiveInPlaceWith(null);
             if (r != null) {
                 r.gate().attach(null);
             }

@@ -50,8 +50,8 @@ final class StreamTeardown {
         if (qp.state != QpEngine.State.RTS && qp.state != QpEngine.State.CLOSING) {
             return;
         }
-        qp.rxStopped = true;
-        qp.state = QpEngine.State.TERMINATE;
+        qp.stopReceiving();
+        qp.enter(QpEngine.State.TERMINATE);
         qp.tx.sendTerminate(t);
         qp.listener.transition(Trigger.TERMINATE_SENT, t, false);
         if (failingRq != null && qp.rq.isOldest(failingRq)) {
@@ -96,13 +96,13 @@ final class StreamTeardown {
         if (s != QpEngine.State.RTS && s != QpEngine.State.CLOSING && s != QpEngine.State.TERMINATE) {
             return;
         }
-        qp.rxStopped = true;
-        qp.state = QpEngine.State.ERROR;
+        qp.stopReceiving();
+        qp.enter(QpEngine.State.ERROR);
         qp.listener.transition(Trigger.TERMINATE_RECEIVED, t, true);
         // in posting order: the WR the Terminate names fails with its status, the others flush
         boolean named = false;
         SqEntry e;
-        while ((e = qp.sq.poll()) != null) {
+        while ((e = qp.takeOldestSend()) != null) {
             if (!named && TerminateMatch.names(t, e)) {
                 named = true;
                 qp.listener.sendRetired(e, Status.ofReceivedTerminate(t.layer(), t.errorType()), 0, t, true);
@@ -120,22 +120,22 @@ final class StreamTeardown {
     void streamClosed() {
         switch (qp.state) {
             case TERMINATE -> {
-                qp.state = QpEngine.State.ERROR;
+                qp.enter(QpEngine.State.ERROR);
                 qp.listener.transition(Trigger.TERMINATE_DONE, null, false);
                 flushAll();
             }
             case RTS, CLOSING -> {
-                boolean clean = !qp.llpFailed && qp.sq.isEmpty() && qp.nothingPosted();
+                boolean clean = !qp.llpFailed() && qp.sendsRetired() && qp.nothingPosted();
                 if (clean) {
                     if (qp.state == QpEngine.State.RTS) {
-                        qp.state = QpEngine.State.CLOSING;
+                        qp.enter(QpEngine.State.CLOSING);
                         qp.listener.transition(Trigger.CLOSE_STARTED, null, false);
                     }
-                    qp.state = QpEngine.State.IDLE;
+                    qp.enter(QpEngine.State.IDLE);
                     qp.listener.transition(Trigger.CLOSE_COMPLETED, null, false);
                     flushRecvs();
                 } else {
-                    qp.state = QpEngine.State.ERROR;
+                    qp.enter(QpEngine.State.ERROR);
                     qp.listener.transition(Trigger.LLP_ERROR, null, false);
                     flushAll();
                 }
@@ -154,7 +154,7 @@ final class StreamTeardown {
      * outbound buffer still holds. A peer that never reads meets the transmit stall timeout instead.
      */
     void sendsRetired() {
-        if (closeRequested && qp.sq.isEmpty() && qp.state == QpEngine.State.CLOSING) {
+        if (closeRequested && qp.sendsRetired() && qp.state == QpEngine.State.CLOSING) {
             closeRequested = false; // under way: later retirements do not close again
             qp.tx.flushNow();
             afterWritten(ChannelFutureListener.CLOSE);
@@ -173,7 +173,7 @@ final class StreamTeardown {
     void disconnect() {
         qp.execute(() -> {
             if (qp.state == QpEngine.State.RTS) {
-                qp.state = QpEngine.State.CLOSING;
+                qp.enter(QpEngine.State.CLOSING);
                 qp.listener.transition(Trigger.CLOSE_STARTED, null, false);
                 closeRequested = true;
                 qp.retireSends();
@@ -189,13 +189,13 @@ final class StreamTeardown {
     void abort() {
         qp.execute(() -> {
             QpEngine.State s = qp.state;
-            qp.state = QpEngine.State.ERROR;
+            qp.enter(QpEngine.State.ERROR);
             flushAll();
             if (qp.channel == null) {
                 return;
             }
             if ((s == QpEngine.State.RTS || s == QpEngine.State.CLOSING) && qp.channel.isActive()) {
-                qp.rxStopped = true;
+                qp.stopReceiving();
                 qp.tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
                 closeAfterTerminate();
             } else {
@@ -227,7 +227,7 @@ final class StreamTeardown {
 
     /** Closes the stream with an RST (SO_LINGER 0): its close is an LLP error. */
     private void reset() {
-        qp.llpFailed = true;
+        qp.markLlpFailed();
         qp.channel.config().setOption(ChannelOption.SO_LINGER, 0);
         qp.channel.close();
     }
@@ -240,8 +240,8 @@ final class StreamTeardown {
      * retired once those bytes have left it: a flushed WR's memory is the consumer's again.
      */
     void flushAll() {
-        qp.sqPending.clear();
-        qp.outstandingReads.clear();
+        qp.startNothingMore();
+        qp.forgetRequests();
         qp.inboundReads.clear();
         flushRecvs();
         if (qp.tx != null && qp.tx.onWire() > 0 && qp.channel.isOpen()) {
@@ -270,13 +270,13 @@ final class StreamTeardown {
     private void flushSends() {
         qp.drainSends();
         SqEntry e;
-        while ((e = qp.sq.poll()) != null) {
+        while ((e = qp.takeOldestSend()) != null) {
             // a WR that already failed locally keeps its status; everything else is flushed
             boolean failed = e.done && e.status != Status.SUCCESS;
             qp.listener.sendRetired(e, failed ? e.status : Status.WR_FLUSH_ERROR, 0, null, false);
         }
         qp.flushPosted();
-        qp.sqPending.clear();
+        qp.startNothingMore();
     }
 
     private void flushRecvs() {

@@ -92,7 +92,7 @@ final class Transmitter {
         } finally {
             wire.inPlace(false);
         }
-        return cur == null && curRead == null && !wire.handoverPending() && qp.sqPending.isEmpty()
+        return cur == null && curRead == null && !wire.handoverPending() && qp.allStarted()
                 && qp.inboundReads.isEmpty();
     }
 
@@ -160,12 +160,12 @@ final class Transmitter {
             readStarted = false;
             return true;
         }
-        SqEntry e = qp.sqPending.peek();
-        if (e == null || (e.fence && !qp.outstandingReads.isEmpty())
-                || (e.opcode.isReadLike() && qp.outstandingReads.size() >= qp.params.ord())) {
+        SqEntry e = qp.nextToStart();
+        if (e == null || (e.fence && qp.requestsOutstanding() > 0)
+                || (e.opcode.isReadLike() && qp.requestsOutstanding() >= qp.params.ord())) {
             return false;
         }
-        qp.sqPending.poll();
+        qp.started();
         e.started = true;
         if (!e.sgl.valid()) {
             fail(e, Status.LOCAL_PROTECTION_ERROR);
@@ -182,8 +182,7 @@ final class Transmitter {
                 case IMMEDIATE_DATA -> e.msn = ++sendMsn;
                 case RDMA_READ, ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
                     e.msn = ++requestMsn;
-                    qp.outstandingReads.add(e);
-                    qp.counters.max(Counter.ORD_HIGH_WATER, qp.outstandingReads.size());
+                    qp.requestSent(e);
                 }
                 case REG_MR, LOCAL_INVALIDATE, BIND_MW -> {
                     runLocal(e);
@@ -350,7 +349,7 @@ final class Transmitter {
                         ++requestMsn, 0);
                 framing.readRequestHeader(); // all zero: no sink, no source, size 0
                 framing.encode();
-                qp.rtrReadPending = true;
+                qp.rtrReadSent();
             }
             case SEND -> {
                 framing.untaggedHeader(RdmapOpcode.SEND, true, 0, RdmapOpcode.QN_SEND, ++sendMsn, 0);

@@ -29,7 +29,16 @@ public final class SoftRegion implements TaggedRegion {
     private volatile int access;
     private volatile SoftRegion parent;
     /** The provider object wrapping this entry (e.g. the verbs MrSpi), or null. */
-    public volatile Object attachment;
+    private volatile Object attachment;
+
+    /** The provider object this region belongs to (the verbs adapter's memory region), set once by it. */
+    public void attach(Object owner) {
+        attachment = owner;
+    }
+
+    public Object attachment() {
+        return attachment;
+    }
 
     SoftRegion(MemoryTable table, int slot, int index, Kind kind, long pdId, int stag) {
         this.table = table;
