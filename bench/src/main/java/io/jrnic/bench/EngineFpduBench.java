@@ -14,7 +14,6 @@ import io.jrnic.soft.engine.SqEntry;
 import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
 import io.jrnic.soft.engine.StreamParams;
-import io.jrnic.soft.engine.Trigger;
 import io.jrnic.soft.mem.AccessFlags;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
@@ -73,7 +72,7 @@ public class EngineFpduBench {
         region = table.register(mem, 0, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, 1, 0);
         qp = new QpEngine(table, 1, 16, 16, new QpListener() {
             @Override
-            public void transition(Trigger trigger, Terminate terminate, boolean received) {
+            public void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received) {
             }
 
             @Override
@@ -107,7 +106,7 @@ public class EngineFpduBench {
     @TearDown(Level.Trial)
     public void tearDown() {
         // a benchmark that made the QP fail (a Terminate) would have measured nothing
-        if (qp.state() != QpEngine.State.RTS) {
+        if (qp.state() != io.jrnic.verbs.QpState.RTS) {
             throw new IllegalStateException("QP left RTS: " + qp);
         }
         ch.finishAndReleaseAll();
@@ -135,7 +134,7 @@ public class EngineFpduBench {
         e.sgl.add(region, 0, payload);
         e.remoteStag = 0x100;
         e.signaled = true;
-        qp.postSend(e);
+        qp.inbox().postSend(e);
         ch.runPendingTasks();
         return drainOutbound() + retired;
     }

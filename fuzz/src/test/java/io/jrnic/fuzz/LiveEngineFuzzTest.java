@@ -23,7 +23,6 @@ import io.jrnic.soft.engine.SqEntry;
 import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
 import io.jrnic.soft.engine.StreamParams;
-import io.jrnic.soft.engine.Trigger;
 import io.jrnic.soft.mem.AccessFlags;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
@@ -73,7 +72,7 @@ class LiveEngineFuzzTest {
         List<String> upcalls = new ArrayList<>();
         QpEngine qp = new QpEngine(table, 1, 8, 8, new QpListener() {
             @Override
-            public void transition(Trigger trigger, Terminate terminate, boolean received) {
+            public void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received) {
                 upcalls.add(trigger.name());
             }
 
@@ -94,12 +93,12 @@ class LiveEngineFuzzTest {
         for (int i = 0; i < 2; i++) { // receives in region 0, halves
             RqEntry r = new RqEntry(null).reuse("r" + i);
             r.sgl.add(regions[0], i * (LEN / 2), LEN / 2);
-            qp.postRecv(r);
+            qp.inbox().postRecv(r);
         }
         SqEntry read = new SqEntry().reuse("read", SqOpcode.RDMA_READ);
         read.sgl.add(regions[1], 0, 256);
         read.remoteStag = 0x1234_5600;
-        qp.postSend(read);
+        qp.inbox().postSend(read);
         ch.runPendingTasks();
         List<ByteBuf> written = new ArrayList<>();
         drain(ch, written);
@@ -137,10 +136,10 @@ class LiveEngineFuzzTest {
         int terminates = terminatesIn(written);
         assertTrue(terminates <= 1, terminates + " Terminates on one stream");
         if (terminates == 1) {
-            assertNotEquals(QpEngine.State.RTS, qp.state(), "a Terminate was sent but the QP is still in RTS");
+            assertNotEquals(io.jrnic.verbs.QpState.RTS, qp.state(), "a Terminate was sent but the QP is still in RTS");
         }
-        assertTrue(qp.state() == QpEngine.State.RTS || qp.state() == QpEngine.State.TERMINATE
-                || qp.state() == QpEngine.State.ERROR, "QP ended in " + qp.state() + " after " + upcalls);
+        assertTrue(qp.state() == io.jrnic.verbs.QpState.RTS || qp.state() == io.jrnic.verbs.QpState.TERMINATE
+                || qp.state() == io.jrnic.verbs.QpState.ERROR, "QP ended in " + qp.state() + " after " + upcalls);
         ch.finishAndReleaseAll();
     }
 

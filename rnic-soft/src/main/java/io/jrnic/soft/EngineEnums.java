@@ -3,9 +3,7 @@ package io.jrnic.soft;
 import io.jrnic.rdmap.TerminateDecoder;
 import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
-import io.jrnic.soft.engine.Trigger;
 import io.jrnic.verbs.CompletionStatus;
-import io.jrnic.verbs.QpTrigger;
 import io.jrnic.verbs.TerminateLayout;
 import io.jrnic.verbs.WrOpcode;
 
@@ -31,6 +29,34 @@ final class EngineEnums {
         return switch (m) {
             case STRICT, EITHER -> TerminateLayout.RFC;
             case SIW_QUIRK -> TerminateLayout.SIW;
+        };
+    }
+
+    /** A set-up failure as the connection manager's event. */
+    static io.jrnic.verbs.CmEventType cmEvent(io.jrnic.soft.mpa.CmFailure f) {
+        return switch (f) {
+            case UNREACHABLE -> io.jrnic.verbs.CmEventType.UNREACHABLE;
+            case TIMEOUT -> io.jrnic.verbs.CmEventType.TIMEOUT;
+            case CONNECT_ERROR -> io.jrnic.verbs.CmEventType.CONNECT_ERROR;
+        };
+    }
+
+    /** The API's RTR type as MPA's (RFC 6581 section 5). */
+    static io.jrnic.mpa.RtrType rtr(io.jrnic.verbs.RtrType t) {
+        return switch (t) {
+            case SEND -> io.jrnic.mpa.RtrType.SEND;
+            case WRITE -> io.jrnic.mpa.RtrType.WRITE;
+            case READ -> io.jrnic.mpa.RtrType.READ;
+        };
+    }
+
+    /** MPA's RTR type as the API's; null for NONE (no RTR). */
+    static io.jrnic.verbs.RtrType rtr(io.jrnic.mpa.RtrType t) {
+        return switch (t) {
+            case NONE -> null;
+            case SEND -> io.jrnic.verbs.RtrType.SEND;
+            case WRITE -> io.jrnic.verbs.RtrType.WRITE;
+            case READ -> io.jrnic.verbs.RtrType.READ;
         };
     }
 
@@ -64,18 +90,6 @@ final class EngineEnums {
             case REMOTE_INVALID_REQUEST -> CompletionStatus.REMOTE_INVALID_REQUEST;
             case TRANSPORT_ERROR -> CompletionStatus.TRANSPORT_ERROR;
             case WR_FLUSH_ERROR -> CompletionStatus.WR_FLUSH_ERROR;
-        };
-    }
-
-    static QpTrigger trigger(Trigger t) {
-        return switch (t) {
-            case CONNECTED -> QpTrigger.CONNECTED;
-            case CLOSE_STARTED -> QpTrigger.CLOSE_STARTED;
-            case CLOSE_COMPLETED -> QpTrigger.CLOSE_COMPLETED;
-            case TERMINATE_SENT -> QpTrigger.TERMINATE_SENT;
-            case TERMINATE_RECEIVED -> QpTrigger.TERMINATE_RECEIVED;
-            case TERMINATE_DONE -> QpTrigger.TERMINATE_DONE;
-            case LLP_ERROR -> QpTrigger.LLP_ERROR;
         };
     }
 }

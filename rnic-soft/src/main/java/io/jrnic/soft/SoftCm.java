@@ -146,7 +146,7 @@ final class SoftCm implements CmSpi {
                 String reason = mpa != null ? mpa.reason().name() : failure == CmFailure.TIMEOUT ? "TIMEOUT" : "LOCAL";
                 device.counters().setupFailed(reason);
                 int llp = mpa != null && mpa.llpError() != null ? mpa.llpError().errorCode() : -1;
-                up.failed(CmEventType.valueOf(failure.name()), new MpaSetupException(reason, llp, channelReturned,
+                up.failed(EngineEnums.cmEvent(failure), new MpaSetupException(reason, llp, channelReturned,
                         detail));
             }
 
@@ -203,7 +203,7 @@ final class SoftCm implements CmSpi {
                 device.counters().setupFailed(reason);
                 Throwable cause = failure == CmFailure.TIMEOUT ? new TimeoutException(detail)
                         : failure == CmFailure.UNREACHABLE ? new ConnectException(detail) : new IOException(detail);
-                up.failed(CmEventType.valueOf(failure.name()), cause);
+                up.failed(EngineEnums.cmEvent(failure), cause);
             }
 
             @Override
@@ -215,7 +215,7 @@ final class SoftCm implements CmSpi {
 
     private static ConnectionParams params(MpaParameters p) {
         Set<RtrType> rtr = p.rtrType() == io.jrnic.mpa.RtrType.NONE ? Set.of()
-                : Set.of(RtrType.valueOf(p.rtrType().name()));
+                : Set.of(EngineEnums.rtr(p.rtrType()));
         return new ConnectionParams(p.revision(), p.crc(), p.markersRx(), p.localIrd(), p.localOrd(), p.p2p(), rtr,
                 p.peerPrivateData());
     }
@@ -229,7 +229,7 @@ final class SoftCm implements CmSpi {
         List<io.jrnic.mpa.RtrType> rtr = new ArrayList<>();
         for (RtrType t : new RtrType[] {RtrType.WRITE, RtrType.READ, RtrType.SEND}) {
             if (initiator ? o.rtrTypes().contains(t) : t != RtrType.SEND) {
-                rtr.add(io.jrnic.mpa.RtrType.valueOf(t.name()));
+                rtr.add(EngineEnums.rtr(t));
             }
         }
         int maxIrd = Math.max(device.attributes().maxIrd(), o.ird());
@@ -283,7 +283,7 @@ final class SoftCm implements CmSpi {
             EnumSet<RtrType> rtr = EnumSet.noneOf(RtrType.class);
             if (w != null && w.p2p()) {
                 for (RtrType t : RtrType.values()) {
-                    if (w.offers(io.jrnic.mpa.RtrType.valueOf(t.name()))) {
+                    if (w.offers(EngineEnums.rtr(t))) {
                         rtr.add(t);
                     }
                 }

@@ -72,13 +72,13 @@ final class SoftQp implements QpSpi, QpListener {
     /** A CQ poller found nothing: it reads the stream itself (receive in place). */
     @Override
     public boolean progress() {
-        return engine.receiveInPlace();
+        return engine.inbox().receiveInPlace();
     }
 
     /** The consumer will block on its completion channel: the event loop reads the stream again. */
     @Override
     public void pollingStops() {
-        engine.pollingStops();
+        engine.inbox().pollingStops();
     }
 
     @Override
@@ -103,9 +103,9 @@ final class SoftQp implements QpSpi, QpListener {
             throw e;
         }
         for (int i = 0; i < count; i++) {
-            engine.enqueueSend(sqRing[(int) ((first + i) % sqRing.length)]);
+            engine.inbox().enqueueSend(sqRing[(int) ((first + i) % sqRing.length)]);
         }
-        engine.kick();
+        engine.inbox().kick();
     }
 
     @Override
@@ -115,9 +115,9 @@ final class SoftQp implements QpSpi, QpListener {
             resolve(wr, rqRing[(int) ((rqPosted + i) % rqRing.length)].reuse(wr).sgl);
         }
         for (int i = 0; i < count; i++) {
-            engine.enqueueRecv(rqRing[(int) (rqPosted++ % rqRing.length)]);
+            engine.inbox().enqueueRecv(rqRing[(int) (rqPosted++ % rqRing.length)]);
         }
-        engine.kick();
+        engine.inbox().kick();
     }
 
     private SqEntry entry(SendWr wr) {
@@ -212,7 +212,7 @@ final class SoftQp implements QpSpi, QpListener {
 
     @Override
     public void close() {
-        if (engine.state() != QpEngine.State.IDLE && engine.state() != QpEngine.State.ERROR) {
+        if (engine.state() != io.jrnic.verbs.QpState.IDLE && engine.state() != io.jrnic.verbs.QpState.ERROR) {
             engine.abort();
         }
         pd.device.counters().retire(engine.counters());
@@ -221,14 +221,18 @@ final class SoftQp implements QpSpi, QpListener {
     // ---------------------------------------------------------------- engine reports
 
     @Override
-    public void transition(io.jrnic.soft.engine.Trigger trigger, Terminate t, boolean received) {
+    public void transition(QpTrigger trigger, Terminate t, boolean received) {
         if (t != null && received) {
             engine.counters().terminate(t.layer(), t.errorType(), t.errorCode(), true);
         }
         try {
-            up.transition(EngineEnums.trigger(trigger), info(t, received));
+            up.transition(trigger, info(t, received));
         } catch (IllegalQpTransitionException e) {
-            // the consumer moved the QP meanwhile (e.g. to ERROR): its state stands
+            // both layers run the one table (QpStateMachine); they differ only while the consumer's modify to ERROR,
+            // applied here at once, is on its way to the engine's loop behind this report: ERROR stands
+            if (up.state() != io.jrnic.verbs.QpState.ERROR) {
+                throw e;
+            }
         }
     }
 

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
-import io.jrnic.soft.engine.Trigger;
 import io.jrnic.verbs.CompletionStatus;
-import io.jrnic.verbs.QpTrigger;
 import io.jrnic.verbs.WrOpcode;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
@@ -34,10 +32,19 @@ class EngineEnumsTest {
     }
 
     @Test
-    void everyEngineTriggerMapsToTheQpTriggerOfTheSameName() {
-        for (Trigger t : Trigger.values()) {
-            QpTrigger q = EngineEnums.trigger(t);
-            assertEquals(t.name(), q.name());
+    void everySetUpFailureMapsToTheConnectionManagerEventOfTheSameName() {
+        for (io.jrnic.soft.mpa.CmFailure f : io.jrnic.soft.mpa.CmFailure.values()) {
+            assertEquals(f.name(), EngineEnums.cmEvent(f).name());
         }
+    }
+
+    @Test
+    void rtrTypesMapBothWaysAndNoneIsNoRtr() {
+        for (io.jrnic.verbs.RtrType t : io.jrnic.verbs.RtrType.values()) {
+            io.jrnic.mpa.RtrType m = EngineEnums.rtr(t);
+            assertEquals(t.name(), m.name());
+            assertEquals(t, EngineEnums.rtr(m));
+        }
+        assertEquals(null, EngineEnums.rtr(io.jrnic.mpa.RtrType.NONE));
     }
 }

@@ -125,11 +125,9 @@ final class SoftPair implements AutoCloseable {
         return passive.get(10, TimeUnit.SECONDS);
     }
 
-    /** The soft provider's engine behind {@code qp} (QueuePair.spi() is package-private to verbs). */
-    static io.jrnic.soft.engine.QpEngine engineOf(io.jrnic.verbs.QueuePair qp) throws Exception {
-        java.lang.reflect.Method spi = io.jrnic.verbs.QueuePair.class.getDeclaredMethod("spi");
-        spi.setAccessible(true);
-        return ((SoftQp) spi.invoke(qp)).engine();
+    /** The soft provider's engine behind {@code qp} (through {@link io.jrnic.verbs.QueuePair#unwrap}). */
+    static io.jrnic.soft.engine.QpEngine engineOf(io.jrnic.verbs.QueuePair qp) {
+        return qp.unwrap(SoftQp.class).engine();
     }
 
     /** Waits until {@code condition} holds (bounded by the test's timeout). */

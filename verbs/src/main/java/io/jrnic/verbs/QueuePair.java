@@ -350,6 +350,20 @@ public final class QueuePair extends Resource {
         }
     }
 
+    /**
+     * The provider's object behind this QP, for provider-specific tools and tests (as {@code java.sql.Wrapper}): the
+     * provider's QP as {@code type}.
+     *
+     * @throws IllegalArgumentException when the provider's QP is not a {@code type}
+     */
+    public <T> T unwrap(Class<T> type) {
+        if (!type.isInstance(spi)) {
+            throw new IllegalArgumentException("this QP's provider object is a " + spi.getClass().getName()
+                    + ", not a " + type.getName());
+        }
+        return type.cast(spi);
+    }
+
     // ---- binding to connections (connection manager) ----
 
     QpSpi spi() {

@@ -163,4 +163,14 @@ class PostingTest {
             assertEquals(Reason.REGION_INVALID, reasonOf(() -> lb.a.postSend(SendWr.send().local(fr, 0, 0))));
         }
     }
+
+    @Test
+    void unwrapGivesTheProvidersQpAndRefusesAnyOtherType() {
+        try (RdmaDevice dev = Rdma.open("fake")) {
+            QueuePair qp = dev.allocatePd().createQp(QpInit.rc(dev.createCq(8)));
+            assertNotNull(qp.unwrap(FakeProvider.FakeQp.class));
+            assertSame(qp.unwrap(FakeProvider.FakeQp.class), qp.unwrap(io.jrnic.verbs.spi.QpSpi.class));
+            assertThrows(IllegalArgumentException.class, () -> qp.unwrap(String.class));
+        }
+    }
 }

@@ -21,11 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>While a QP that receives in place is bound (the gate attached: the Receiver alone in the pipeline; it feeds
  * every read and releases it before the next), the loop reads into one reused buffer per event-loop thread
  * ({@link #LOOP_BUFFER}), as a polling thread does, instead of a fresh pooled buffer per read: the kernel copies
- * into memory that stays in the cache, with no allocation per read. {@code -Djrnic.loopReadBuffer=pooled} turns
- * it off, for comparisons.
+ * into memory that stays in the cache, with no allocation per read.
  */
 public final class LoopReadGate implements RecvByteBufAllocator {
-    static final boolean REUSE = !"pooled".equals(System.getProperty("jrnic.loopReadBuffer"));
     /**
      * The event-loop thread's read buffer ({@link QpEngine#RECV_MAX}), lent to one read at a time: one reference is
      * the thread's own, a read takes a second that the Receiver releases. A JDK direct buffer, so its memory goes
@@ -103,11 +101,9 @@ public final class LoopReadGate implements RecvByteBufAllocator {
                 loopReading = true;
                 l.unlock();
                 announced = true;
-                if (REUSE) {
-                    ByteBuf b = LOOP_BUFFER.get();
-                    if (b.refCnt() == 1) { // else still held (never, with the Receiver alone): a pooled one
-                        return b.retain().clear();
-                    }
+                ByteBuf b = LOOP_BUFFER.get();
+                if (b.refCnt() == 1) { // else still held (never, with the Receiver alone): a pooled one
+                    return b.retain().clear();
                 }
             }
             return delegate().allocate(alloc);

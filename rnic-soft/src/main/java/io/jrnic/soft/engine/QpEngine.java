@@ -3,12 +3,12 @@ package io.jrnic.soft.engine;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.QpStateMachine;
+import io.jrnic.verbs.QpTrigger;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.util.internal.PlatformDependent;
-import java.util.Queue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,9 +26,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * ever waits for the lock, so no thread can deadlock on it.
  */
 public final class QpEngine {
-    /** Engine-side QP state (mirrors {@code io.jrnic.verbs.QpState}). */
-    public enum State { IDLE, RTS, CLOSING, TERMINATE, ERROR }
-
     /** Receives an SRQ QP holds at most (taken when their message starts; untagged messages never interleave). */
     static final int SRQ_WINDOW = 4;
     /**
@@ -51,18 +48,14 @@ public final class QpEngine {
     final QpCounters counters = new QpCounters();
     final int sqDepth;
 
-    /**
-     * Posted, not yet seen by the event loop: lock-free bounded array queues (the MPSC queue Netty's own event
-     * loops use), sized by the queue depths, no allocation per post and no lock shared with the event loop.
-     */
-    private final Queue<SqEntry> sqIncoming;
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private final Runnable drainTask = this::drainAndPump;
+    /** What other threads hand to the owner: posted WRs, kicks, pollers' offers (spec-notes/engine.md). */
+    private final QpInbox inbox;
     /** Guards every field below and the Transmitter's and Receiver's state (see the class comment). */
     final ReentrantLock lock = new ReentrantLock();
 
     // guarded by lock (the event loop, or a poster transmitting in place)
-    volatile State state = State.IDLE;
+    /** The QP's state: verbs' QpState, changed only through verbs' QpStateMachine (one table for both layers). */
+    volatile QpState state = QpState.IDLE;
     volatile EventLoop loop;
     volatile Channel channel;
     StreamParams params;
@@ -103,12 +96,12 @@ public final class QpEngine {
         this.sqDepth = Math.max(1, sqDepth);
         this.listener = listener;
         this.rq = new ReceiveQueue(rqDepth, srq);
-        this.sqIncoming = PlatformDependent.newFixedMpscQueue(Math.max(2, this.sqDepth));
+        this.inbox = new QpInbox(this, this.sqDepth);
         this.sq = new SendQueue(this.sqDepth);
         this.orq = new OrdQueue(this.sqDepth);
     }
 
-    public State state() {
+    public QpState state() {
         return state;
     }
 
@@ -134,99 +127,16 @@ public final class QpEngine {
         return params;
     }
 
-    // ---------------------------------------------------------------- posting (any thread)
-
-    /** Queues a send work request; it runs in posting order once the QP is bound to a stream. */
-    public void postSend(SqEntry e) {
-        enqueueSend(e);
-        kick();
-    }
-
-    /** Queues without waking the event loop: a batch post calls {@link #kick()} once at the end. */
-    public void enqueueSend(SqEntry e) {
-        if (!sqIncoming.offer(e)) {
-            throw new IllegalStateException("send queue over its depth " + sqDepth);
-        }
-    }
-
-    /** Queues a receive; incoming untagged messages consume receives in posting order (RFC 5041 section 5.3). */
-    public void postRecv(RqEntry e) {
-        enqueueRecv(e);
-        kick();
-    }
-
-    public void enqueueRecv(RqEntry e) {
-        if (!rq.offer(e)) {
-            throw new IllegalStateException("receive queue over its depth");
-        }
-    }
-
-    /**
-     * Gets what was queued going: transmitted in place by this thread when the QP is idle (no wake-up of the
-     * event loop, the completions of copied messages polled at once), else by the event loop.
-     */
-    public void kick() {
-        if (!transmitInPlace()) {
-            scheduleDrain();
-        }
-    }
-
-    /**
-     * Runs the queued work on the posting thread if the loop is not running the QP and nothing of it waits in
-     * the channel: receives go to the untagged receiver, sends are encoded and written to the socket by the
-     * {@link Transmitter} (at most four 64 KiB batches). True when nothing is left for the event loop.
-     */
-    private boolean transmitInPlace() {
-        Transmitter t = tx;
-        EventLoop l = loop;
-        if (t == null || l == null || !t.inPlaceCapable() || l.inEventLoop() || drainScheduled.get()
-                || !lock.tryLock()) {
-            return false;
-        }
-        try {
-            if (state != State.RTS || tx != t) {
-                return false;
-            }
-            drainRecvs();
-            drainSends();
-            return t.pumpInPlace();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Receives in place: the calling thread (polling a completion queue) reads what the stream holds and runs the
-     * Receiver on it, then transmits in place what that asked for (Read Responses) and retires what it finished,
-     * so a busy-polling consumer needs no wake-up of the event loop. Only between the loop's reads, in RTS once the
-     * first FPDUs were exchanged, never on the loop itself. True when bytes were read.
-     */
-    public boolean receiveInPlace() {
-        ReceiveInPlace r = rxInPlace;
-        return r != null && r.receive();
-    }
-
-    /** Under the lock, after a poller's read: what the bytes asked for goes out in place, else the loop sends it. */
-    void pumpInPlaceOrDrain() {
-        if (drainScheduled.get() || state != State.RTS || !tx.pumpInPlace()) {
-            scheduleDrain(); // the loop finishes what the bytes asked for
-        }
-    }
+    // ---------------------------------------------------------------- the owner's side of the hand-offs
 
     /** Under the lock: whether {@code r} (still this QP's) may read: RTS, receiving, first FPDUs exchanged. */
     boolean receivesInPlace(ReceiveInPlace r) {
-        return rxInPlace == r && state == State.RTS && !rxStopped && binding.firstFpdusExchanged();
+        return rxInPlace == r && state == QpState.RTS && !rxStopped && binding.firstFpdusExchanged();
     }
 
-    /**
-     * The consumer armed a CQ of this QP to block: if pollers had taken the stream's reads from the event loop
-     * (see {@link ReceiveInPlace}), the loop reads again. Any thread.
-     */
-    public void pollingStops() {
-        ReceiveInPlace r = rxInPlace;
-        if (r != null) {
-            r.giveBack();
-        }
+    /** A polling thread may read the stream in place through this, or null. */
+    ReceiveInPlace rxInPlace() {
+        return rxInPlace;
     }
 
     /** The Receiver fed the bytes of an event-loop read: a polling thread may read again. */
@@ -248,52 +158,33 @@ public final class QpEngine {
         }
     }
 
-    void scheduleDrain() {
-        EventLoop l = loop;
-        if (l != null && drainScheduled.compareAndSet(false, true)) {
-            l.execute(drainTask);
-        }
-    }
-
-    private void drainAndPump() {
-        drainScheduled.set(false);
-        lock.lock();
-        try {
-            drainRecvs();
-            drainSends();
-            if (state == State.ERROR) {
-                teardown.flushAll();
-            } else if (tx != null) {
-                tx.pump();
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
+    /** Takes what posters handed over into the send queue ring. Under the lock. */
     void drainSends() {
         SqEntry e;
-        while ((e = sqIncoming.poll()) != null) {
+        while ((e = inbox.takePosted()) != null) {
             sq.add(e);
         }
     }
 
-    /** Nothing posted waits for the loop (the lock-free incoming queue is empty). */
-    boolean nothingPosted() {
-        return sqIncoming.isEmpty();
+    /** Moves posted receives into the DDP untagged receiver (QN 0). Under the lock. */
+    void drainRecvs() {
+        rq.drain();
     }
 
-    /** Flushes the sends still in the incoming queue (WR_FLUSH_ERROR, posting order). */
-    void flushPosted() {
-        SqEntry e;
-        while ((e = sqIncoming.poll()) != null) {
-            listener.sendRetired(e, Status.WR_FLUSH_ERROR, 0, null, false);
+    /** The loop's drain task: takes what was posted, then sends (or flushes, in ERROR). Under the lock. */
+    void drainAndPump() {
+        drainRecvs();
+        drainSends();
+        if (state == QpState.ERROR) {
+            teardown.flushAll();
+        } else if (tx != null) {
+            tx.pump();
         }
     }
 
-    /** Moves posted receives into the DDP untagged receiver (QN 0). */
-    void drainRecvs() {
-        rq.drain();
+    /** What posters and pollers hand to this QP's owner. */
+    public QpInbox inbox() {
+        return inbox;
     }
 
     /** The layout the peer's Terminate was read in: STRICT (RFC 5040 section 4.8) or SIW_QUIRK. */
@@ -316,12 +207,20 @@ public final class QpEngine {
 
     /** Whether FPDUs may go out: RTS or CLOSING, and MPA's timing rule passed (RFC 5044 section 7.1). */
     boolean txOpen() {
-        return (state == State.RTS || state == State.CLOSING) && binding.firstFpdusExchanged();
+        return (state == QpState.RTS || state == QpState.CLOSING) && binding.firstFpdusExchanged();
     }
 
-    /** Forgets the stream after RESET_TO_IDLE (queues are empty). */
+    /**
+     * Forgets the stream after RESET_TO_IDLE (queues are empty): on the loop, after what the consumer asked before
+     * (its modify to ERROR runs there too), waiting for it; now when never bound or the loop is gone.
+     */
     public void reset() {
-        binding.unbind();
+        EventLoop l = loop;
+        if (l == null || l.inEventLoop() || l.isShuttingDown()) {
+            binding.unbind();
+        } else {
+            l.submit(binding::unbind).syncUninterruptibly();
+        }
     }
 
     // ---------------------------------------------------------------- retirement
@@ -332,7 +231,7 @@ public final class QpEngine {
         while ((e = sq.oldest()) != null && e.done) {
             sq.retireOldest();
             boolean ok = listener.sendRetired(e, e.status, e.byteLength, null, false);
-            if (!ok && (state == State.RTS || state == State.CLOSING)) {
+            if (!ok && (state == QpState.RTS || state == QpState.CLOSING)) {
                 teardown.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
                 return;
             }
@@ -348,7 +247,7 @@ public final class QpEngine {
             info.byteLength = (int) rx.untaggedCompletion.messageLength();
             e.fillInfo(info);
             boolean ok = listener.recvRetired(e, Status.SUCCESS, info);
-            if (!ok && (state == State.RTS || state == State.CLOSING)) {
+            if (!ok && (state == QpState.RTS || state == QpState.CLOSING)) {
                 teardown.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
                 return;
             }
@@ -358,11 +257,20 @@ public final class QpEngine {
     // ---------------------------------------------------------------- the owner's state, changed only here
 
     /**
-     * The one place the engine's QP state changes (StreamBinding, StreamTeardown and the rest ask for it here).
-     * Under the QP's ownership.
+     * The wire moved the QP: the one place its state changes, through verbs' transition table (RDMAC verbs section
+     * 6.2, {@link QpStateMachine}), then reported to the listener. Under the QP's ownership.
      */
-    void enter(State s) {
-        state = s;
+    void apply(QpTrigger t, Terminate term, boolean received) {
+        state = QpStateMachine.next(state, t);
+        listener.transition(t, term, received);
+    }
+
+    /**
+     * A consumer's request that the verbs layer already applied and reported (MODIFY_TO_ERROR, RESET_TO_IDLE): the
+     * same table, no report. Under the QP's ownership.
+     */
+    void applyConsumers(QpTrigger t) {
+        state = QpStateMachine.next(state, t);
     }
 
     /** Nothing more of the stream is received (a Terminate was sent or received). */
@@ -445,7 +353,7 @@ public final class QpEngine {
         sq.startNothingMore();
     }
 
-    /** Every posted WR was retired (and none waits in the incoming queue: see {@link #nothingPosted}). */
+    /** Every posted WR was retired (and none waits in the incoming queue: see {@link QpInbox#nothingPosted}). */
     boolean sendsRetired() {
         return sq.isEmpty();
     }
@@ -475,55 +383,29 @@ public final class QpEngine {
         orq.clear();
     }
 
-    // ---------------------------------------------------------------- the stream's lifetime (spec-notes/engine.md)
+    // ---------------------------------------------------------------- what TX and RX ask of the owner
 
-    /**
-     * Every close of the bound stream's channel, whoever asked for it (the engine, the connection manager, a timer):
-     * on the loop, holding the QP's ownership, so no in-place read or write is under way on the descriptor while it
-     * closes, and none starts after (they run under the ownership and check that the channel is active). Netty never
-     * closes a bound stream by itself: auto-close is off and half-closure on ({@link StreamBinding}), so a failed
-     * write and the peer's FIN arrive as events ({@link #outputShut}, {@link #inputEnded}).
-     */
-    void closeOwned(io.netty.channel.ChannelHandlerContext ctx, io.netty.channel.ChannelPromise promise) {
-        lock.lock();
-        try {
-            ctx.close(promise);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The stream failed (reset, read or write error): an LLP error (RFC 5044 section 8); closed by the owner. On the loop. */
-    void streamLost() {
+    /** RX: the loop's reads are done for now: send what they asked for. On the loop. */
+    void readComplete() {
         locked(() -> {
-            markLlpFailed();
-            channel.close();
-        });
-    }
-
-    /** The peer's FIN shut the input (half-closure on): the stream closes (RFC 5040 section 6.2). On the loop. */
-    void inputEnded() {
-        locked(channel::close);
-    }
-
-    /** The output was shut: a failed write (an LLP error) unless the engine shut it itself (FIN after a Terminate). */
-    void outputShut() {
-        locked(() -> {
-            if (!teardown.outputShutRequested()) {
-                streamLost();
+            if (tx != null) {
+                tx.pump();
             }
         });
     }
 
-    /** The channel became inactive: the stream's end, an LLP error if it ended inside an FPDU. On the loop. */
-    void channelInactive(boolean endedInsideFpdu) {
+    /** The channel turned writable: a backpressure stall ends, sending goes on. On the loop. */
+    void writable() {
         locked(() -> {
-            if (endedInsideFpdu && !rxStopped) {
-                markLlpFailed(); // octets were lost, not an orderly close
-            }
-            teardown.streamClosed();
+            tx.writable();
+            tx.pump();
         });
     }
+
+
+
+
+
 
     // ---------------------------------------------------------------- teardown (StreamTeardown)
 

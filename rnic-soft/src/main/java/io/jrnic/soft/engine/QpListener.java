@@ -11,7 +11,7 @@ public interface QpListener {
     /**
      * A state change. {@code terminate} is the Terminate sent or received (else null).
      */
-    void transition(Trigger trigger, Terminate terminate, boolean received);
+    void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received);
 
     /**
      * Retires a send work request. {@code terminate} is set when a Terminate caused the error.

@@ -14,11 +14,10 @@ import java.util.concurrent.TimeUnit;
  * per-thread buffer, fed to the {@link Receiver} under the QP's lock), so a busy-polling consumer does not wait
  * for the event loop to be woken and scheduled. The {@link LoopReadGate} keeps its reads and the loop's in stream
  * order, and the stream's end (or a read error) seen by the loop closes the gate before the loop closes the
- * socket. Only on an epoll stream whose pipeline holds just the Receiver; {@code -Djrnic.receiveInPlace=false}
- * turns it off.
+ * socket. Only on an epoll stream whose pipeline holds just the Receiver; {@link Diagnostics} can
+ * turn it off.
  */
 final class ReceiveInPlace {
-    static final boolean ENABLED = !"false".equals(System.getProperty("jrnic.receiveInPlace"));
     /**
      * One read buffer per polling thread, 256 KiB (the decoder copies what it keeps; a poller reads again soon):
      * a JDK direct buffer, so its memory goes with the thread (its Cleaner), not with a release nobody would call.
@@ -36,8 +35,7 @@ final class ReceiveInPlace {
     static final int FAILED = -1;
 
     /** In-place reads with data in a row (the loop fed nothing in between) after which the loop stops reading. */
-    static final int TAKE_OVER_STREAK =
-            Boolean.parseBoolean(System.getProperty("jrnic.pollerTakeover", "true")) ? 4 : Integer.MAX_VALUE;
+    static final int TAKE_OVER_STREAK = 4;
     /** The loop reads again once nobody polled for this long (a consumer that stopped without arming its CQ). */
     static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -72,7 +70,7 @@ final class ReceiveInPlace {
      * epoll stream whose pipeline holds just the Receiver), or null when it was not made with a {@link LoopReadGate}.
      */
     static ReceiveInPlace of(QpEngine qp, Channel ch, Receiver rx) {
-        if (!ENABLED || !(ch instanceof AbstractEpollStreamChannel c)
+        if (!Diagnostics.RECEIVE_IN_PLACE || !(ch instanceof AbstractEpollStreamChannel c)
                 || !(ch.config().getRecvByteBufAllocator() instanceof LoopReadGate g)) {
             return null;
         }
@@ -106,7 +104,7 @@ final class ReceiveInPlace {
                 // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
                 // closes the stream holding the lock, so no other in-place read or write meets the closed socket
                 qp.counters.inc(Counter.RX_IN_PLACE_FAILURES);
-                loop.execute(qp::streamLost);
+                loop.execute(qp.teardown::streamLost);
                 return false;
             }
             if (n == NOTHING) {
@@ -118,7 +116,7 @@ final class ReceiveInPlace {
             qp.counters.inc(Counter.RX_IN_PLACE);
             qp.counters.add(Counter.RX_IN_PLACE_BYTES, n);
             readInPlace();
-            qp.pumpInPlaceOrDrain();
+            qp.inbox().pumpInPlaceOrDrain();
             return true;
         } finally {
             qp.lock.unlock();

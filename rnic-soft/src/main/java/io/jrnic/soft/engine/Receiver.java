@@ -91,38 +91,28 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        qp.lock.lock();
-        try {
-            if (qp.tx != null) {
-                qp.tx.pump();
-            }
-        } finally {
-            qp.lock.unlock();
-        }
+        qp.readComplete();
         ctx.fireChannelReadComplete();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
-            qp.locked(() -> {
-                qp.tx.writable();
-                qp.tx.pump();
-            });
+            qp.writable();
         }
         ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        qp.channelInactive(decoder.partialFpduOctets() > 0);
+        qp.teardown.channelInactive(decoder.partialFpduOctets() > 0);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
-        qp.streamLost();
+        qp.teardown.streamLost();
     }
 
     /**
@@ -133,17 +123,17 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
-            qp.inputEnded();
+            qp.teardown.inputEnded();
         } else if (evt instanceof ChannelOutputShutdownEvent) {
-            qp.outputShut();
+            qp.teardown.outputShut();
         }
         ctx.fireUserEventTriggered(evt);
     }
 
-    /** Every close of the bound stream, from any caller: done holding the QP's ownership ({@link QpEngine#closeOwned}). */
+    /** Every close of the bound stream, from any caller: done holding the QP's ownership ({@link StreamTeardown#closeOwned}). */
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
-        qp.closeOwned(ctx, promise);
+        qp.teardown.closeOwned(ctx, promise);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.jrnic.soft.engine;
 
 import io.jrnic.mpa.RtrType;
+import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.QpTrigger;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -40,7 +42,7 @@ final class StreamBinding {
     }
 
     private void bindLocked(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
-        if (qp.state != QpEngine.State.IDLE) {
+        if (qp.state != QpState.IDLE) {
             if (leftover != null) {
                 leftover.release();
             }
@@ -56,7 +58,7 @@ final class StreamBinding {
         // the data phase reads 512 B to 1 MiB at a time when the channel was made with a LoopReadGate (its
         // allocator); an FPDU cut by a chunk boundary costs a copy into the decoder's staging buffer
         ChannelPipeline pl = ch.pipeline();
-        // the stream's lifetime is the QP owner's (QpEngine.closeOwned): Netty reports a failed write and the peer's
+        // the stream's lifetime is the QP owner's (StreamTeardown.closeOwned): Netty reports a failed write and the peer's
         // FIN as events instead of closing the descriptor by itself under an in-place read or write
         ch.config().setAutoClose(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
@@ -67,8 +69,7 @@ final class StreamBinding {
             rip.gate().attach(qp.lock);
         }
         qp.receiveInPlaceWith(rip);
-        qp.enter(QpEngine.State.RTS);
-        qp.listener.transition(Trigger.CONNECTED, null, false);
+        qp.apply(QpTrigger.CONNECTED, null, false);
         qp.drainRecvs();
         qp.drainSends();
         if (p.initiator()) {
@@ -87,11 +88,11 @@ final class StreamBinding {
                 leftover.release();
             }
         }
-        qp.scheduleDrain();
+        qp.inbox().scheduleDrain();
     }
 
     private void sendRtr() {
-        if (qp.state != QpEngine.State.RTS && qp.state != QpEngine.State.CLOSING) {
+        if (qp.state != QpState.RTS && qp.state != QpState.CLOSING) {
             return;
         }
         rtrPending = false;
@@ -120,7 +121,9 @@ final class StreamBinding {
     void unbind() {
         qp.lock.lock();
         try {
-            qp.enter(QpEngine.State.IDLE);
+            if (qp.state != QpState.IDLE) {
+                qp.applyConsumers(QpTrigger.RESET_TO_IDLE); // from ERROR only: the verbs layer checked it
+            }
             ReceiveInPlace r = qp.rxInPlace;
             qp.receiveInPlaceWith(null);
             if (r != null) {

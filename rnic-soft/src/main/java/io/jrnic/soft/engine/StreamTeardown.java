@@ -2,6 +2,8 @@ package io.jrnic.soft.engine;
 
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
+import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.QpTrigger;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOption;
@@ -36,9 +38,6 @@ final class StreamTeardown {
         outputShutRequested = false;
     }
 
-    boolean outputShutRequested() {
-        return outputShutRequested;
-    }
 
     // ---------------------------------------------------------------- Terminate (RFC 5040 sections 4.8 and 7)
 
@@ -47,13 +46,12 @@ final class StreamTeardown {
      * {@code rqStatus} when it is the oldest receive, close the stream (then ERROR and flush).
      */
     void terminate(Terminate t, RqEntry failingRq, Status rqStatus) {
-        if (qp.state != QpEngine.State.RTS && qp.state != QpEngine.State.CLOSING) {
+        if (qp.state != QpState.RTS && qp.state != QpState.CLOSING) {
             return;
         }
         qp.stopReceiving();
-        qp.enter(QpEngine.State.TERMINATE);
+        qp.apply(QpTrigger.TERMINATE_SENT, t, false); // TERMINATE first: nothing more is sent after the Terminate
         qp.tx.sendTerminate(t);
-        qp.listener.transition(Trigger.TERMINATE_SENT, t, false);
         if (failingRq != null && qp.rq.isOldest(failingRq)) {
             retireOldestRecv(rqStatus, t, false);
         }
@@ -92,13 +90,12 @@ final class StreamTeardown {
 
     /** A Terminate arrived (RFC 5040 section 4.8): ERROR, the WR it names fails, the rest flush. */
     void terminateReceived(Terminate t) {
-        QpEngine.State s = qp.state;
-        if (s != QpEngine.State.RTS && s != QpEngine.State.CLOSING && s != QpEngine.State.TERMINATE) {
+        QpState s = qp.state;
+        if (s != QpState.RTS && s != QpState.CLOSING && s != QpState.TERMINATE) {
             return;
         }
         qp.stopReceiving();
-        qp.enter(QpEngine.State.ERROR);
-        qp.listener.transition(Trigger.TERMINATE_RECEIVED, t, true);
+        qp.apply(QpTrigger.TERMINATE_RECEIVED, t, true);
         // in posting order: the WR the Terminate names fails with its status, the others flush
         boolean named = false;
         SqEntry e;
@@ -114,29 +111,75 @@ final class StreamTeardown {
         qp.channel.close();
     }
 
+    // ---------------------------------------------------------------- the stream's lifetime (spec-notes/engine.md)
+
+    /**
+     * Every close of the bound stream's channel, whoever asked for it (the engine, the connection manager, a timer):
+     * on the loop, holding the QP's ownership, so no in-place read or write is under way on the descriptor while it
+     * closes, and none starts after (they run under the ownership and check that the channel is active). Netty never
+     * closes a bound stream by itself: auto-close is off and half-closure on ({@link StreamBinding}), so a failed
+     * write and the peer's FIN arrive as events ({@link #outputShut}, {@link #inputEnded}).
+     */
+    void closeOwned(io.netty.channel.ChannelHandlerContext ctx, io.netty.channel.ChannelPromise promise) {
+        qp.lock.lock();
+        try {
+            ctx.close(promise);
+        } finally {
+            qp.lock.unlock();
+        }
+    }
+
+    /** The stream failed (reset, read or write error): an LLP error (RFC 5044 section 8); closed by the owner. On the loop. */
+    void streamLost() {
+        qp.locked(() -> {
+            qp.markLlpFailed();
+            qp.channel.close();
+        });
+    }
+
+    /** The peer's FIN shut the input (half-closure on): the stream closes (RFC 5040 section 6.2). On the loop. */
+    void inputEnded() {
+        qp.locked(qp.channel::close);
+    }
+
+    /** The output was shut: a failed write (an LLP error) unless the engine shut it itself (FIN after a Terminate). */
+    void outputShut() {
+        qp.locked(() -> {
+            if (!outputShutRequested) {
+                streamLost();
+            }
+        });
+    }
+
+    /** The channel became inactive: the stream's end, an LLP error if it ended inside an FPDU. On the loop. */
+    void channelInactive(boolean endedInsideFpdu) {
+        qp.locked(() -> {
+            if (endedInsideFpdu && !qp.rxStopped()) {
+                qp.markLlpFailed(); // octets were lost, not an orderly close
+            }
+            streamClosed();
+        });
+    }
+
     // ---------------------------------------------------------------- close and loss (RFC 5040 section 6.2)
 
     /** The TCP stream closed (RFC 5040 section 6: LLP close or loss). */
     void streamClosed() {
         switch (qp.state) {
             case TERMINATE -> {
-                qp.enter(QpEngine.State.ERROR);
-                qp.listener.transition(Trigger.TERMINATE_DONE, null, false);
+                qp.apply(QpTrigger.TERMINATE_DONE, null, false);
                 flushAll();
             }
             case RTS, CLOSING -> {
-                boolean clean = !qp.llpFailed() && qp.sendsRetired() && qp.nothingPosted();
+                boolean clean = !qp.llpFailed() && qp.sendsRetired() && qp.inbox().nothingPosted();
                 if (clean) {
-                    if (qp.state == QpEngine.State.RTS) {
-                        qp.enter(QpEngine.State.CLOSING);
-                        qp.listener.transition(Trigger.CLOSE_STARTED, null, false);
+                    if (qp.state == QpState.RTS) {
+                        qp.apply(QpTrigger.CLOSE_STARTED, null, false);
                     }
-                    qp.enter(QpEngine.State.IDLE);
-                    qp.listener.transition(Trigger.CLOSE_COMPLETED, null, false);
+                    qp.apply(QpTrigger.CLOSE_COMPLETED, null, false);
                     flushRecvs();
                 } else {
-                    qp.enter(QpEngine.State.ERROR);
-                    qp.listener.transition(Trigger.LLP_ERROR, null, false);
+                    qp.apply(QpTrigger.LLP_ERROR, null, false);
                     flushAll();
                 }
             }
@@ -154,7 +197,7 @@ final class StreamTeardown {
      * outbound buffer still holds. A peer that never reads meets the transmit stall timeout instead.
      */
     void sendsRetired() {
-        if (closeRequested && qp.sendsRetired() && qp.state == QpEngine.State.CLOSING) {
+        if (closeRequested && qp.sendsRetired() && qp.state == QpState.CLOSING) {
             closeRequested = false; // under way: later retirements do not close again
             qp.tx.flushNow();
             afterWritten(ChannelFutureListener.CLOSE);
@@ -172,9 +215,8 @@ final class StreamTeardown {
      */
     void disconnect() {
         qp.execute(() -> {
-            if (qp.state == QpEngine.State.RTS) {
-                qp.enter(QpEngine.State.CLOSING);
-                qp.listener.transition(Trigger.CLOSE_STARTED, null, false);
+            if (qp.state == QpState.RTS) {
+                qp.apply(QpTrigger.CLOSE_STARTED, null, false);
                 closeRequested = true;
                 qp.retireSends();
             }
@@ -188,13 +230,13 @@ final class StreamTeardown {
      */
     void abort() {
         qp.execute(() -> {
-            QpEngine.State s = qp.state;
-            qp.enter(QpEngine.State.ERROR);
+            QpState s = qp.state;
+            qp.applyConsumers(QpTrigger.MODIFY_TO_ERROR);
             flushAll();
             if (qp.channel == null) {
                 return;
             }
-            if ((s == QpEngine.State.RTS || s == QpEngine.State.CLOSING) && qp.channel.isActive()) {
+            if ((s == QpState.RTS || s == QpState.CLOSING) && qp.channel.isActive()) {
                 qp.stopReceiving();
                 qp.tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
                 closeAfterTerminate();
@@ -275,7 +317,7 @@ final class StreamTeardown {
             boolean failed = e.done && e.status != Status.SUCCESS;
             qp.listener.sendRetired(e, failed ? e.status : Status.WR_FLUSH_ERROR, 0, null, false);
         }
-        qp.flushPosted();
+        qp.inbox().flushPosted();
         qp.startNothingMore();
     }
 

@@ -28,7 +28,7 @@ import io.netty.channel.Channel;
  * (copied, never zero-copy) and writes them straight into the socket of an epoll channel whose pipeline holds
  * only the Receiver: no wake-up of the event loop, and the copied messages complete on the poster. What the
  * socket does not take is the hand-over, written by the event loop before anything else.
- * {@code -Djrnic.transmitInPlace=false} turns it off.
+ * {@link Diagnostics} can turn it off.
  * Everything else runs on the event loop; all of it under the QP's lock ({@link QpEngine}).
  */
 final class Transmitter {

@@ -28,8 +28,6 @@ final class TxWire {
     /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
     static final int BATCH_SLOTS = 12;
     static final int GLUE_SLOTS = 32;
-    /** Whether posting threads may transmit in place (on by default; {@code -Djrnic.transmitInPlace=false} for comparisons). */
-    static final boolean TRANSMIT_IN_PLACE = !"false".equals(System.getProperty("jrnic.transmitInPlace"));
 
     private final QpEngine qp;
     private final Channel ch;
@@ -194,7 +192,7 @@ final class TxWire {
     /** Lets posting threads transmit in place when the channel allows it; called once the Receiver is installed. */
     void enableInPlace(ChannelHandler receiver) {
         ChannelPipeline pl = ch.pipeline();
-        if (TRANSMIT_IN_PLACE && ch instanceof AbstractEpollStreamChannel e && pl.first() == receiver
+        if (Diagnostics.TRANSMIT_IN_PLACE && ch instanceof AbstractEpollStreamChannel e && pl.first() == receiver
                 && pl.last() == receiver) {
             inPlaceFd = e.fd();
         }

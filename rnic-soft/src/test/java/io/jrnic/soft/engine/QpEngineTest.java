@@ -40,7 +40,7 @@ class QpEngineTest {
     private QpEngine engine(int depth) {
         return new QpEngine(table, 1, depth, depth, new QpListener() {
             @Override
-            public void transition(Trigger trigger, Terminate terminate, boolean received) {
+            public void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received) {
                 events.add(trigger.name());
             }
 
@@ -127,16 +127,16 @@ class QpEngineTest {
     @Test
     void bindingMovesToRtsAndReportsConnected() {
         bind();
-        assertEquals(QpEngine.State.RTS, qp.state());
+        assertEquals(io.jrnic.verbs.QpState.RTS, qp.state());
         assertEquals(List.of("CONNECTED"), events);
     }
 
     @Test
     void aReceivedTerminateFailsTheWorkRequestInProgressAndFlushesTheRestInPostingOrder() {
         bind();
-        qp.postRecv(recv("r1"));
-        qp.postSend(read("read"));
-        qp.postSend(send("send"));
+        qp.inbox().postRecv(recv("r1"));
+        qp.inbox().postSend(read("read"));
+        qp.inbox().postSend(send("send"));
         ch.runPendingTasks();
         terminatesWritten(); // the Read Request and the Send went out; the Read awaits its response
         events.clear();
@@ -145,27 +145,27 @@ class QpEngineTest {
 
         assertEquals(List.of("TERMINATE_RECEIVED", "send read REMOTE_ACCESS_ERROR", "send send WR_FLUSH_ERROR",
                 "recv r1 WR_FLUSH_ERROR"), events);
-        assertEquals(QpEngine.State.ERROR, qp.state());
+        assertEquals(io.jrnic.verbs.QpState.ERROR, qp.state());
         assertFalse(ch.isOpen());
     }
 
     @Test
     void anOrderlyCloseWithNothingOutstandingEndsIdleAndFlushesTheReceives() {
         bind();
-        qp.postRecv(recv("r1"));
+        qp.inbox().postRecv(recv("r1"));
         ch.runPendingTasks();
         events.clear();
 
         ch.close();
 
         assertEquals(List.of("CLOSE_STARTED", "CLOSE_COMPLETED", "recv r1 WR_FLUSH_ERROR"), events);
-        assertEquals(QpEngine.State.IDLE, qp.state());
+        assertEquals(io.jrnic.verbs.QpState.IDLE, qp.state());
     }
 
     @Test
     void aStreamThatEndsInsideAnFpduIsAnLlpErrorNotAnOrderlyClose() {
         bind();
-        qp.postRecv(recv("r1"));
+        qp.inbox().postRecv(recv("r1"));
         ch.runPendingTasks();
         events.clear();
 
@@ -173,26 +173,26 @@ class QpEngineTest {
         ch.close();
 
         assertEquals(List.of("LLP_ERROR", "recv r1 WR_FLUSH_ERROR"), events);
-        assertEquals(QpEngine.State.ERROR, qp.state());
+        assertEquals(io.jrnic.verbs.QpState.ERROR, qp.state());
     }
 
     @Test
     void aCloseWhileAReadIsOutstandingIsAnLlpErrorThatFlushesIt() {
         bind();
-        qp.postSend(read("read"));
+        qp.inbox().postSend(read("read"));
         ch.runPendingTasks();
         events.clear();
 
         ch.close();
 
         assertEquals(List.of("LLP_ERROR", "send read WR_FLUSH_ERROR"), events);
-        assertEquals(QpEngine.State.ERROR, qp.state());
+        assertEquals(io.jrnic.verbs.QpState.ERROR, qp.state());
     }
 
     @Test
     void aLocallyDetectedErrorSendsItsTerminateThenClosesAndFlushes() {
         bind();
-        qp.postSend(read("read"));
+        qp.inbox().postSend(read("read"));
         ch.runPendingTasks();
         terminatesWritten();
         events.clear();
@@ -204,17 +204,17 @@ class QpEngineTest {
         assertEquals(RdmapError.CATASTROPHIC_STREAM, sent.get(0).error());
         // an EmbeddedChannel is not a DuplexChannel: the stream closes at once, which ends TERMINATE
         assertEquals(List.of("TERMINATE_SENT", "TERMINATE_DONE", "send read WR_FLUSH_ERROR"), events);
-        assertEquals(QpEngine.State.ERROR, qp.state());
+        assertEquals(io.jrnic.verbs.QpState.ERROR, qp.state());
     }
 
     @Test
     void postingBeyondTheQueueDepthIsRefused() {
         QpEngine unbound = engine(4);
         for (int i = 0; i < 4; i++) {
-            unbound.postSend(send("s" + i));
-            unbound.postRecv(recv("r" + i));
+            unbound.inbox().postSend(send("s" + i));
+            unbound.inbox().postRecv(recv("r" + i));
         }
-        assertThrows(IllegalStateException.class, () -> unbound.postSend(send("over")));
-        assertThrows(IllegalStateException.class, () -> unbound.postRecv(recv("over")));
+        assertThrows(IllegalStateException.class, () -> unbound.inbox().postSend(send("over")));
+        assertThrows(IllegalStateException.class, () -> unbound.inbox().postRecv(recv("over")));
     }
 }

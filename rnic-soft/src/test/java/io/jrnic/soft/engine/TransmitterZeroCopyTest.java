@@ -44,7 +44,7 @@ class TransmitterZeroCopyTest {
     private void bind(boolean markers) {
         qp = new QpEngine(table, 1, 16, 16, new QpListener() {
             @Override
-            public void transition(Trigger trigger, Terminate terminate, boolean received) {
+            public void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received) {
             }
 
             @Override
@@ -83,7 +83,7 @@ class TransmitterZeroCopyTest {
         SqEntry e = new SqEntry().reuse("wr", SqOpcode.RDMA_WRITE);
         e.sgl.add(r, 0, len);
         e.remoteStag = 0x100;
-        qp.postSend(e);
+        qp.inbox().postSend(e);
         ch.runPendingTasks();
         List<ByteBuf> out = new ArrayList<>();
         Object m;
