@@ -239,7 +239,7 @@ class OperationsTest {
     @Test
     void completionQueueOverflowIsALocalCatastrophicTerminate() throws Exception {
         try (SoftPair.Side a = new SoftPair.Side("A"); SoftPair.Side b = new SoftPair.Side("B")) {
-            var tinyCq = a.dev.createCq(2, "tiny");
+            var tinyCq = a.dev.createCq(io.jrnic.verbs.CqInit.of(2).context("tiny"));
             var qp = a.pd.createQp(io.jrnic.verbs.QpInit.rc(tinyCq).maxSendWr(16).maxRecvWr(4));
             var l = b.cm.listen(new java.net.InetSocketAddress("127.0.0.1", 0),
                     io.jrnic.verbs.ConnectOptions.defaults());

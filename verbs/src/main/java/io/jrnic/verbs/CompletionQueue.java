@@ -135,17 +135,12 @@ public final class CompletionQueue extends Resource {
             throw new IllegalArgumentException("no room for a completion");
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        boolean stopped = false;
         while (true) {
             int n = poll(into, 0, into.length);
             if (n > 0) {
                 return n;
             }
-            if (!stopped) {
-                stopPolling();
-                stopped = true;
-                continue; // poll once more: a provider handing work back to its threads may just have queued
-            }
+            stopPolling(); // the provider's own threads queue what comes next; push wakes us under the lock
             synchronized (lock) {
                 long left = deadline - System.nanoTime();
                 if (count > 0) {

@@ -9,6 +9,7 @@ import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.Connection;
 import io.jrnic.verbs.ConnectionManager;
+import io.jrnic.verbs.CqInit;
 import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.ProtectionDomain;
@@ -112,7 +113,7 @@ public final class Rping {
             dev = device;
             this.ownsDevice = ownsDevice;
             pd = dev.allocatePd();
-            cq = dev.createCq(2 * 16 + 4, "rping");
+            cq = dev.createCq(CqInit.of(2 * 16 + 4).context("rping"));
             cm = dev.connectionManager();
             rdmaBytes = new byte[size];
             recvMr = pd.register(recvBytes, Access.LOCAL_WRITE);
