@@ -39,9 +39,14 @@ public final class SoftListener implements AutoCloseable {
     private static final io.netty.util.AttributeKey<Boolean> EVICTED =
             io.netty.util.AttributeKey.valueOf(SoftListener.class, "evicted");
 
-    SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest) {
+    /** Where accepted streams are captured (null: not), and how many were. */
+    private final java.nio.file.Path capture;
+    private final AtomicInteger captured = new AtomicInteger();
+
+    SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest, java.nio.file.Path capture) {
         this.config = config;
         this.onRequest = onRequest;
+        this.capture = capture;
     }
 
     void serverChannel(Channel ch) {
@@ -104,7 +109,11 @@ public final class SoftListener implements AutoCloseable {
         return release;
     }
 
-    void initChild(SocketChannel ch) {
+    void initChild(SocketChannel ch) throws java.io.IOException {
+        if (capture != null) {
+            // first in the pipeline, before the set-up: the capture sees the stream from its first byte
+            ch.pipeline().addFirst(Capture.NAME, Capture.handler(Capture.nth(capture, captured.incrementAndGet())));
+        }
         Runnable release = admit(ch);
         PendingRequest[] req = new PendingRequest[1];
         MpaHandshakeHandler h = new MpaHandshakeHandler(new MpaResponder(config.mpa()), new MpaHandshakeHandler.Events() {
