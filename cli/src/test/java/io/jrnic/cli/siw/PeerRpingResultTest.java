@@ -29,8 +29,7 @@ class PeerRpingResultTest {
         int server;
         int client;
         try {
-            CompletableFuture<Integer> peer = CompletableFuture.supplyAsync(() -> new picocli.CommandLine(
-                    new io.jrnic.cli.Jrnic()).execute("interop", "peer-rping", "-s", "-a", "127.0.0.1", "-p",
+            CompletableFuture<Integer> peer = CompletableFuture.supplyAsync(() -> io.jrnic.cli.Jrnic.commandLine().execute("interop", "peer-rping", "-s", "-a", "127.0.0.1", "-p",
                     String.valueOf(port), "-C", "5", "--p2p", "--max-seconds", "30"));
             for (boolean up = false; !up; ) { // until it listens (a bare TCP probe sends no MPA Request)
                 try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
@@ -40,7 +39,7 @@ class PeerRpingResultTest {
                     Thread.sleep(50);
                 }
             }
-            client = new picocli.CommandLine(new io.jrnic.cli.Jrnic()).execute("interop", "peer-rping", "-c", "-a",
+            client = io.jrnic.cli.Jrnic.commandLine().execute("interop", "peer-rping", "-c", "-a",
                     "127.0.0.1", "-p", String.valueOf(port), "-C", "5", "-V", "--p2p", "--max-seconds", "30");
             server = peer.get(30, TimeUnit.SECONDS);
         } finally {
