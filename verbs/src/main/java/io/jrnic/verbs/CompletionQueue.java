@@ -134,7 +134,9 @@ public final class CompletionQueue extends Resource {
         if (into.length == 0) {
             throw new IllegalArgumentException("no room for a completion");
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        // at most ~146 years: Duration.toNanos would overflow past ~292, and so would the deadline
+        long wait = timeout.compareTo(LONGEST_TAKE) > 0 ? LONGEST_TAKE.toNanos() : timeout.toNanos();
+        long deadline = System.nanoTime() + wait;
         while (true) {
             int n = poll(into, 0, into.length);
             if (n > 0) {
@@ -161,6 +163,8 @@ public final class CompletionQueue extends Resource {
             }
         }
     }
+
+    private static final Duration LONGEST_TAKE = Duration.ofNanos(Long.MAX_VALUE / 2);
 
     /**
      * Lets the providers of this CQ's QPs progress on the calling thread (a software provider reads and processes

@@ -81,6 +81,10 @@ class CqCreationAndTakeTest {
             assertEquals(2, wc[1].id());
             assertEquals(0, lb.cqA.take(wc, Duration.ofMillis(1)));
             assertEquals(0, lb.cqA.take(wc, Duration.ZERO));
+            assertEquals(0, lb.cqA.take(wc, Duration.ofMillis(-5)));
+            lb.a.postSend(w.id(3));
+            assertEquals(1, lb.cqA.take(wc, Duration.ofSeconds(Long.MAX_VALUE))); // no overflow
+            assertEquals(3, wc[0].id());
         }
     }
 
