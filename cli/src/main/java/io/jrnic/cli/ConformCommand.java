@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,12 +43,8 @@ public final class ConformCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "0..1", paramLabel = "TARGET", description = "the target's server, HOST or HOST:PORT (initiator role)")
-    String target;
-    @Option(names = "-p", paramLabel = "PORT", defaultValue = "7174", description = "target port when TARGET has none (default 7174, rping's)")
-    int port;
-    @Option(names = "--serve", paramLabel = "PORT", description = "responder role: listen on PORT for the target's client")
-    Integer serve;
+    @Mixin
+    TargetOptions t = new TargetOptions();
     @Option(names = "--list", description = "list the cases (with --serve: the responder role's) and exit") boolean list;
     @Option(names = "--only", paramLabel = "GLOB", description = "run only cases whose id matches (* and ?; repeatable)")
     List<String> only = new ArrayList<>();
@@ -62,14 +59,7 @@ public final class ConformCommand implements Callable<Integer> {
             description = "seconds to wait for the target to drop a stalled peer (default 40)") double stallTimeout;
     @Option(names = "--connect-wait", paramLabel = "S", defaultValue = "20",
             description = "responder role: seconds to wait for the target's client (default 20)") double connectWait;
-    @Option(names = "--first-fpdu-delay-ms", paramLabel = "MS", defaultValue = "0",
-            description = "initiator role: pause between the Reply and the first FPDU (Linux siw under QEMU: 300)")
-    long firstFpduDelayMs;
-    @Option(names = "--hook-before", paramLabel = "CMD", description = "shell command before each case (restart the target; "
-            + "responder role: start its client in the background)") String hookBefore;
     @Option(names = "--hook-after", paramLabel = "CMD", description = "shell command after each case") String hookAfter;
-    @Option(names = "--hook-health", paramLabel = "CMD", description = "shell command after each case; non-zero exit: "
-            + "the target died (CRASHED)") String hookHealth;
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "conform-out",
             description = "report directory: conform.json, conform-junit.xml, conform.pcap (default conform-out)") Path out;
     @Option(names = "--expect", paramLabel = "FILE", description = "expected verdicts (lines 'id VERDICT'); exit 1 on any difference")
@@ -81,7 +71,7 @@ public final class ConformCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Role role = serve != null ? Role.RESPONDER : Role.INITIATOR;
+        Role role = t.role();
         List<ConformCase> selected = Catalogue.select(role, only, skip);
         List<ConformCase> cases = new ArrayList<>();
         for (int i = 0; i < Math.max(1, repeat); i++) {
@@ -100,21 +90,15 @@ public final class ConformCommand implements Callable<Integer> {
                     + (role == Role.RESPONDER ? " (the responder role's catalogue is still empty)" : ""));
             return 2;
         }
-        InetSocketAddress addr = null;
-        if (role == Role.INITIATOR) {
-            if (target == null) {
-                err.println("conform: TARGET (HOST or HOST:PORT) or --serve PORT");
-                return 2;
-            }
-            int colon = target.lastIndexOf(':');
-            String host = colon > 0 ? target.substring(0, colon) : target;
-            int p = colon > 0 ? Integer.parseInt(target.substring(colon + 1)) : port;
-            addr = new InetSocketAddress(InetAddress.getByName(host), p);
+        if (!t.given()) {
+            err.println("conform: " + TargetOptions.USAGE);
+            return 2;
         }
-        ConformOptions opts = new ConformOptions(addr, serve == null ? 0 : serve, crc, seconds(timeout), seconds(stallTimeout),
-                seconds(connectWait), Duration.ofMillis(firstFpduDelayMs));
-        ShellTarget hooks = new ShellTarget(hookBefore, hookAfter, hookHealth, role.name());
-        String who = role == Role.INITIATOR ? "target " + addr : "serving on port " + serve;
+        InetSocketAddress addr = t.address();
+        ConformOptions opts = new ConformOptions(addr, t.servePort(), crc, seconds(timeout), seconds(stallTimeout),
+                seconds(connectWait), Duration.ofMillis(t.firstFpduDelayMs));
+        ShellTarget hooks = t.hooks(hookAfter);
+        String who = role == Role.INITIATOR ? "target " + addr : "serving on port " + t.serve;
         o.println("jrnic conform: " + cases.size() + " cases, " + role.name().toLowerCase() + " role, " + who
                 + (crc ? ", CRC asked" : "") + "; verdicts PASS, DEVIATES, FAIL, CRASHED, SKIPPED, ERROR");
         o.flush();
@@ -125,7 +109,7 @@ public final class ConformCommand implements Callable<Integer> {
         TextReport.summary(results, o);
         Files.createDirectories(out);
         try (Writer w = Files.newBufferedWriter(out.resolve("conform.json"), StandardCharsets.UTF_8)) {
-            JsonReport.write(role == Role.INITIATOR ? String.valueOf(addr) : "port " + serve, role.name(), results, w);
+            JsonReport.write(role == Role.INITIATOR ? String.valueOf(addr) : "port " + t.serve, role.name(), results, w);
         }
         try (Writer w = Files.newBufferedWriter(out.resolve("conform-junit.xml"), StandardCharsets.UTF_8)) {
             JunitReport.write("jrnic conform " + role.name().toLowerCase(), results, w);

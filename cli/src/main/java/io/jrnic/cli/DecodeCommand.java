@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -47,8 +48,8 @@ public final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", description = "text (default) or csv; in csv mode violations go to stderr")
     Format format;
 
-    @Option(names = "--siw-quirks", description = "decode Terminate messages in Linux siw's (non-RFC) layout")
-    boolean siwQuirks;
+    @Mixin
+    TerminatesOption terminates = new TerminatesOption();
 
     @Option(names = "--max-private-data", defaultValue = "512", paramLabel = "N",
             description = "largest PD_Length accepted in an MPA Request/Reply (default 512, RFC 5044)")
@@ -85,7 +86,7 @@ public final class DecodeCommand implements Callable<Integer> {
         };
         CaptureDecoder.Summary summary;
         try {
-            summary = CaptureDecoder.decode(file, new DecodeOptions(siwQuirks, maxPrivateData), sink);
+            summary = CaptureDecoder.decode(file, new DecodeOptions(terminates.decoderMode(), maxPrivateData), sink);
         } catch (IOException e) {
             out.flush();
             report(violations, csv ? err : out);

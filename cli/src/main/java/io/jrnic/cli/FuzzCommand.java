@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,11 +34,8 @@ public final class FuzzCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "0..1", paramLabel = "TARGET", description = "the target's server, HOST or HOST:PORT (initiator role)")
-    String target;
-    @Option(names = "-p", paramLabel = "PORT", defaultValue = "7174", description = "target port when TARGET has none") int port;
-    @Option(names = "--serve", paramLabel = "PORT", description = "responder role: listen on PORT for the target's clients")
-    Integer serve;
+    @Mixin
+    TargetOptions t = new TargetOptions();
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the mutations (default 1)") long seed;
     @Option(names = "--count", paramLabel = "N", defaultValue = "1000", description = "executions at most (default 1000)")
     long count;
@@ -51,13 +49,6 @@ public final class FuzzCommand implements Callable<Integer> {
             + "valid exchange (default 2)") double timeout;
     @Option(names = "--connect-wait", paramLabel = "S", defaultValue = "10",
             description = "seconds a target may stay unreachable before it counts as dead (default 10)") double connectWait;
-    @Option(names = "--first-fpdu-delay-ms", paramLabel = "MS", defaultValue = "0",
-            description = "initiator role: pause between the Reply and the first FPDU (Linux siw under QEMU: 300)")
-    long firstFpduDelayMs;
-    @Option(names = "--hook-before", paramLabel = "CMD", description = "shell command that (re)starts the target, "
-            + "after a finding and before each minimisation try") String hookBefore;
-    @Option(names = "--hook-health", paramLabel = "CMD", description = "shell command after each execution; non-zero: "
-            + "the target died") String hookHealth;
     @Option(names = "--replay", paramLabel = "FILE", description = "send a reproducer once and report") Path replay;
     @Option(names = "--candidate", paramLabel = "K", description = "with --replay FILE: write the K-th reduction "
             + "of FILE (0-based) to OUT/candidate.repro and exit 0, or exit 3 when there is none (minimising across "
@@ -70,20 +61,15 @@ public final class FuzzCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Role role = serve != null ? Role.RESPONDER : Role.INITIATOR;
-        InetSocketAddress addr = null;
-        if (role == Role.INITIATOR) {
-            if (target == null) {
-                err.println("fuzz: TARGET (HOST or HOST:PORT) or --serve PORT");
-                return 2;
-            }
-            int colon = target.lastIndexOf(':');
-            addr = new InetSocketAddress(InetAddress.getByName(colon > 0 ? target.substring(0, colon) : target),
-                    colon > 0 ? Integer.parseInt(target.substring(colon + 1)) : port);
+        Role role = t.role();
+        if (!t.given()) {
+            err.println("fuzz: " + TargetOptions.USAGE);
+            return 2;
         }
-        ConformOptions opts = new ConformOptions(addr, serve == null ? 0 : serve, crc, Duration.ofMillis((long) (timeout * 1000)),
-                Duration.ofSeconds(10), Duration.ofMillis((long) (connectWait * 1000)), Duration.ofMillis(firstFpduDelayMs));
-        ShellTarget hooks = new ShellTarget(hookBefore, null, hookHealth, role.name());
+        InetSocketAddress addr = t.address();
+        ConformOptions opts = new ConformOptions(addr, t.servePort(), crc, Duration.ofMillis((long) (timeout * 1000)),
+                Duration.ofSeconds(10), Duration.ofMillis((long) (connectWait * 1000)), Duration.ofMillis(t.firstFpduDelayMs));
+        ShellTarget hooks = t.hooks(null);
         Files.createDirectories(out);
         Fuzzer fuzzer = new Fuzzer(opts, role, hooks, out, Duration.ofMillis(watchMs), o);
         if (replay != null) {
@@ -112,7 +98,7 @@ public final class FuzzCommand implements Callable<Integer> {
             return dead == null ? 0 : 1;
         }
         o.printf("jrnic fuzz: %s role, %s, seed %d, at most %d executions or %d s%n", role.name().toLowerCase(),
-                role == Role.INITIATOR ? "target " + addr : "serving on port " + serve, seed, count, seconds);
+                role == Role.INITIATOR ? "target " + addr : "serving on port " + t.serve, seed, count, seconds);
         o.flush();
         Fuzzer.Stats s = fuzzer.run(seed, count, Duration.ofSeconds(seconds), findings);
         o.printf("%d executions in %.1f s (%.1f/s), %d findings, outcomes %s%n", s.executions(), s.millis() / 1000.0,
@@ -120,7 +106,7 @@ public final class FuzzCommand implements Callable<Integer> {
         for (Fuzzer.Finding f : s.findings()) {
             o.printf("finding at execution %d after %.1f s: %s%n  %s%n  replay: jrnic fuzz --replay %s %s%n", f.execution(),
                     f.millis() / 1000.0, f.how(), Minimizer.difference(f.input(), fuzzer.seedFrame()), f.reproducer(),
-                    role == Role.INITIATOR ? target : "--serve " + serve);
+                    role == Role.INITIATOR ? t.target : "--serve " + t.serve);
             if (minimize) {
                 minimizeAndReport(fuzzer, f.input(), opts, role, hooks, o);
             }

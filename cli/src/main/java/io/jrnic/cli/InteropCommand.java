@@ -110,14 +110,36 @@ public final class InteropCommand implements Callable<Integer> {
             if (server) {
                 try (Rping.Server s = new Rping.Server("soft", new InetSocketAddress(InetAddress.getByName(
                         address == null ? "0.0.0.0" : address), port), size, o)) {
-                    System.err.println("served " + s.serve(maxSeconds, null));
+                    long served = 0;
+                    try {
+                        served = s.serve(maxSeconds, null);
+                        System.err.println("served " + served);
+                    } finally {
+                        // as the other peers: the machine-readable last line (pings served of those asked)
+                        System.out.println(result(s.qpState(), served, count));
+                    }
                 }
                 return 0;
             }
-            long n = Rping.client("soft", new InetSocketAddress(InetAddress.getByName(address), port), count, size,
-                    validate, null, o, maxSeconds);
-            System.err.println(n + " pings");
-            return n == count ? 0 : 1;
+            long[] done = {0};
+            io.jrnic.verbs.QpState[] state = {null};
+            try {
+                long n = Rping.client("soft", new InetSocketAddress(InetAddress.getByName(address), port), count, size,
+                        validate, null, o, maxSeconds, (pings, st) -> {
+                            done[0] = pings;
+                            state[0] = st;
+                        });
+                System.err.println(n + " pings");
+                return n == count ? 0 : 1;
+            } finally {
+                System.out.println(result(state[0], done[0], count));
+            }
+        }
+
+        /** The RESULT line of an rping run: no Terminate is read here (a failed ping ends the run with its error). */
+        static String result(io.jrnic.verbs.QpState state, long pings, int count) {
+            return new io.jrnic.interop.siw.PeerResult(null, state == null ? "NONE" : state.name(), (int) pings, count,
+                    List.of()).format();
         }
     }
 
@@ -247,8 +269,14 @@ public final class InteropCommand implements Callable<Integer> {
                 ss.bind(new InetSocketAddress(Integer.parseInt(args.get(0))));
                 int count = args.size() > 1 ? Integer.parseInt(args.get(1)) : 10;
                 int size = args.size() > 2 ? Integer.parseInt(args.get(2)) : 64;
-                int n = io.jrnic.examples.HandOverEcho.serve(ss, count, size, System.out);
-                return n == count ? 0 : 1;
+                io.jrnic.verbs.QpState[] state = {null};
+                int n = 0;
+                try {
+                    n = io.jrnic.examples.HandOverEcho.serve(ss, count, size, System.out, st -> state[0] = st);
+                    return n == count ? 0 : 1;
+                } finally {
+                    System.out.println(PeerRping.result(state[0], n, count)); // messages echoed of those asked
+                }
             }
         }
     }

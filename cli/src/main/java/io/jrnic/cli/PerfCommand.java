@@ -31,11 +31,23 @@ import picocli.CommandLine.Spec;
                 + "each next to a raw-TCP baseline (java.nio SocketChannel, TCP_NODELAY, same JVM, same loopback;"
                 + " latency twice: busy-polling against busy-polling, blocking against blocking).",
                 "With no --server/--connect: server and client in this process over 127.0.0.1.",
-                "Exit code: 0 all passed (data verified), 1 a test failed, 2 could not run."})
+                "Exit code: 0 all passed (data verified), 1 a test failed, 2 could not run."},
+        footerHeading = "%nMethod (README.md, \"Reading jrnic perf\"):%n", footer = PerfCommand.METHOD)
 public final class PerfCommand implements Callable<Integer> {
     public static final int DEFAULT_PORT = 18515;
     public static final int EXIT_FAILED = 1;
     public static final int EXIT_ERROR = 2;
+    /** How the figures are obtained: in --help, not on every run. */
+    static final String METHOD = "Each row alternates --reps RDMA and --reps TCP runs (RDMA, TCP, RDMA, TCP...) and shows the"
+            + " median run of each side with the min-max over the runs; ratio = ratio of the medians (MB/s, or p50)."
+            + " TCP baseline: java.nio SocketChannel, TCP_NODELAY, reused direct buffer, same size and iterations;"
+            + " bandwidth rows write on a blocking channel, batching whole messages into writes of up to 64 KiB (one"
+            + " message per write from 64 KiB up); latency rows ping-pong one message, busy-polling rows on non-blocking"
+            + " channels spinning on both sides, blocking rows on blocking channels (as RDMA waits on its completion"
+            + " channel). --memory direct: payload segments of 4096 B and more, markers off, go to the socket without a"
+            + " copy; heap: every payload is copied. Warm-up: every RDMA test and TCP baseline first runs a quarter of its"
+            + " iterations, repeated for at least 1 s (at most 64 rounds), the whole plan again until 4 s passed, and once"
+            + " more just before each measured run. Every RDMA test verifies the bytes it moved.";
 
     enum Which { write, read, send, all }
 
@@ -193,7 +205,7 @@ public final class PerfCommand implements Callable<Integer> {
             PerfConfig sc = spec.commandLine().getParseResult().hasMatchedOption("--reps") ? cfg : cfg.withReps(1);
             List<Integer> sweepSizes = sizes == null || sizes.isEmpty() ? io.jrnic.cli.perf.Sweep.SIZES : sizes;
             List<Result> rs = io.jrnic.cli.perf.Sweep.run(sc, provider, sweepSizes, iterations > 0, outDir, err);
-            Table.text(out, rs, banner(sc, "127.0.0.1 (server and client in this process), --sweep"));
+            Table.text(out, rs, banner(sc, "127.0.0.1 (server and client in this process), --sweep", 0));
             out.println("wrote " + outDir.resolve("perf-sweep.csv") + ", " + outDir.resolve("perf-sweep.png") + ", "
                     + outDir.resolve("perf-sweep.svg"));
             out.flush();
@@ -248,8 +260,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (format == Format.csv) {
             Table.csv(out, results);
         } else {
-            Table.text(out, results, banner(cfg, where) + (busy ? "; --busy: " + busyThreads
-                    + " CPU-bound threads (one per core) ran throughout, on both sides' machine" : ""));
+            Table.text(out, results, banner(cfg, where, busyThreads));
         }
         return results.stream().allMatch(Result::ok) ? 0 : EXIT_FAILED;
     }
@@ -266,25 +277,14 @@ public final class PerfCommand implements Callable<Integer> {
                 .withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
-    static String banner(PerfConfig c, String where) {
-        return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP, " + where + "; MPA rev " + c.mpaRevision()
-                + ", CRC " + (c.crc() ? "on" : "off") + ", markers " + (c.markers() ? "on" : "off")
-                + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu())) + ", window " + c.window() + " (READ: at most " + PerfConfig.READ_DEPTH + ", the ORD)"
-                + ", " + c.memory().label() + " memory" + (c.memory() == MemoryKind.DIRECT
-                        ? " (--memory; direct, like the TCP baseline's buffers: payload segments of 4096 B and more, markers off,"
-                        + " can go to the socket without a copy)"
-                        : " (--memory; heap byte[] buffers: every payload is copied on its way to the socket)")
-                + "; each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs (RDMA, TCP, RDMA, TCP...) and shows"
-                + " the median run of each side with the min-max over the runs; ratio = ratio of the medians"
-                + "; TCP baseline: java.nio SocketChannel, TCP_NODELAY, reused direct buffer, same size and iterations;"
-                + " bandwidth rows write on a blocking channel, batching whole messages into writes of up to 64 KiB (as a TCP"
-                + " sender would; one message per write from 64 KiB up); latency rows ping-pong one message, like for like:"
-                + " busy-polling rows on non-blocking channels spinning on both sides (as RDMA polls memory or the CQ),"
-                + " blocking rows on blocking channels on both sides (as RDMA waits on its completion channel)"
-                + "; warm-up: every RDMA test and every TCP baseline"
-                + " first runs a quarter of its iterations (same size and window, discarded), repeated for at least 1 s"
-                + " (at most 64 rounds), all before the first measured run (the whole plan again, up to 4 times, until 4 s"
-                + " of warm-up passed), and once more just before each measured run;"
-                + " every RDMA test verifies the bytes it moved.";
+    /** The header over the tables, at most three lines: what runs, the MPA settings, what the ratio is (the method: {@link #METHOD}). */
+    static String banner(PerfConfig c, String where, int busyThreads) {
+        return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP, " + where + "; " + c.memory().label() + " memory (--memory)"
+                + ", window " + c.window() + " (READ: at most " + PerfConfig.READ_DEPTH + ")"
+                + (busyThreads > 0 ? "; --busy: " + busyThreads + " CPU-bound threads (one per core) ran throughout" : "")
+                + System.lineSeparator() + "MPA rev " + c.mpaRevision() + ", CRC " + (c.crc() ? "on" : "off")
+                + ", markers " + (c.markers() ? "on" : "off") + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu()))
+                + System.lineSeparator() + "each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs;"
+                + " ratio = median RDMA / median TCP (method: jrnic perf --help)";
     }
 }

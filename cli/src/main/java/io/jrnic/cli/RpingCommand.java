@@ -37,7 +37,7 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "--crc", description = "request MPA CRC (rping leaves it to the stack; siw's default is off)") boolean crc;
     @Option(names = "--max-seconds", paramLabel = "S", defaultValue = "3600",
             description = "wall-clock cap: client pings, server wait for a client (default 3600)") long maxSeconds;
-    @Option(names = "--capture", paramLabel = "FILE", description = "client: write a pcap of the connection to FILE")
+    @Option(names = "--capture", paramLabel = "FILE", description = "write a pcap of the connection to FILE (server: of every accepted connection, FILE, FILE-2...)")
     java.nio.file.Path capture;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help") boolean help;
     @picocli.CommandLine.Mixin TerminatesOption terminates = new TerminatesOption();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.cli.perf.Rping;
+import io.jrnic.cli.perf.RpingPersistentServer;
 import io.jrnic.interop.decode.TsharkOracle;
 import io.jrnic.verbs.ConnectOptions;
 import java.net.InetSocketAddress;
@@ -54,6 +55,51 @@ class CaptureTest {
             List<String> rows = tshark.fpduRows(pcap);
             assertEquals(fpdus, rows.size(), "tshark finds every FPDU");
             assertTrue(rows.stream().allMatch(r -> r.endsWith(",good")), "tshark: Good CRC32 on every FPDU");
+        }
+    }
+
+    @Test
+    void theListeningSideCapturesEveryAcceptedConnectionAndBothSidesDecodeCleanly(@TempDir Path dir) throws Exception {
+        Path server = dir.resolve("server.pcap");
+        Path client = dir.resolve("client.pcap");
+        int pings = 10;
+        try (RpingPersistentServer s = new RpingPersistentServer("soft", new InetSocketAddress("127.0.0.1", 0), 100,
+                ConnectOptions.defaults().crc(true).capture(server))) {
+            CompletableFuture<Long> served = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return s.serve(30, 2, null, new java.io.PrintWriter(new java.io.StringWriter()));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            for (int round = 0; round < 2; round++) {
+                long n = Rping.client("soft", s.localAddress(), pings, 100, true, null,
+                        ConnectOptions.defaults().crc(true).capture(round == 0 ? client : null), 60);
+                assertEquals(pings, n);
+            }
+            served.get(30, TimeUnit.SECONDS);
+        }
+        Path second = dir.resolve("server-2.pcap");
+        assertTrue(Files.exists(second), "one file per accepted connection");
+        long[] fpdus = new long[3];
+        Path[] files = {server, client, second};
+        for (int i = 0; i < files.length; i++) {
+            Settled.untilClosed(files[i]);
+            CliRun d = CliRun.of("decode", files[i].toString());
+            assertEquals(0, d.exit(), files[i] + ": " + d.out() + d.err());
+            String summary = d.outLines().stream().filter(l -> l.startsWith("summary:")).findFirst().orElse("");
+            assertTrue(summary.contains("1 MPA streams") && summary.contains("; 0 violations"), summary);
+            fpdus[i] = Long.parseLong(summary.replaceAll(".* (\\d+) FPDUs.*", "$1"));
+            assertTrue(fpdus[i] >= 4L * pings, summary);
+        }
+        assertEquals(fpdus[1], fpdus[0], "the server's capture holds the FPDUs of the client's");
+        TsharkOracle tshark = TsharkOracle.find();
+        if (tshark != null) {
+            for (int i = 0; i < files.length; i++) {
+                List<String> rows = tshark.fpduRows(files[i]);
+                assertEquals(fpdus[i], rows.size(), files[i] + ": tshark finds every FPDU");
+                assertTrue(rows.stream().allMatch(r -> r.endsWith(",good")), files[i] + ": tshark: Good CRC32 on every FPDU");
+            }
         }
     }
 

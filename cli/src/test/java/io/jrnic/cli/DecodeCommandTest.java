@@ -122,6 +122,17 @@ class DecodeCommandTest {
     }
 
     @Test
+    void theTerminateLayoutIsTheSharedTerminatesOption() {
+        Path bundled = SiwCaptures.file("rping-p2p-crc-siw2siw.pcap");
+        for (String layout : new String[] {"RFC", "SIW", "EITHER"}) {
+            CliRun run = CliRun.of("decode", "--terminates", layout, bundled.toString());
+            assertEquals(0, run.exit(), layout + ": " + run.out() + run.err());
+        }
+        assertEquals(2, CliRun.of("decode", "--siw-quirks", bundled.toString()).exit(), "the old flag is gone");
+        assertTrue(CliRun.of("decode", "--help").out().contains("--terminates=LAYOUT"));
+    }
+
+    @Test
     void bundledCaptureDecodesClean() {
         Path bundled = SiwCaptures.file("rping-p2p-crc-siw2siw.pcap");
         CliRun run = CliRun.of("decode", bundled.toString());

@@ -33,7 +33,17 @@ class PerfCommandTest {
         assertTrue(r.out().contains("MB = 10^6 bytes"), r.out());
         assertTrue(r.out().contains("CRC off"), r.out());
         assertTrue(r.out().contains("all 1 tests passed (data verified)"), r.out());
-        assertTrue(r.out().contains(", direct memory (--memory; direct"), r.out());
+        assertTrue(r.out().contains("; direct memory (--memory)"), r.out());
+        List<String> header = r.out().lines().takeWhile(l -> !l.isBlank()).toList();
+        assertTrue(header.size() <= 3 && header.get(0).startsWith("jrnic perf: ") && header.get(header.size() - 1).contains("ratio = "),
+                String.join("\n", header));
+    }
+
+    @Test
+    void helpCarriesTheMethodTheHeaderLeavesOut() {
+        CliRun r = CliRun.of("perf", "--help");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("Method (README.md") && r.out().contains("verifies the bytes it moved"), r.out());
     }
 
     @Test
@@ -41,7 +51,7 @@ class PerfCommandTest {
         CliRun r = CliRun.of("perf", "--test", "write", "--mode", "bw", "--size", "8192", "--iterations", "20",
                 "--memory", "heap", "--reps", "1");
         assertEquals(0, r.exit(), r.err() + r.out());
-        assertTrue(r.out().contains(", heap memory (--memory; heap"), r.out());
+        assertTrue(r.out().contains("; heap memory (--memory)"), r.out());
         assertTrue(r.out().contains("all 1 tests passed (data verified)"), r.out());
         assertEquals(2, CliRun.of("perf", "--memory", "offheap").exit());
     }

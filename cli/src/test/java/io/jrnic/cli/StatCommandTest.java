@@ -28,7 +28,7 @@ class StatCommandTest {
             String ready = r.readLine();
             assertTrue(ready != null && ready.startsWith("ready "), String.valueOf(ready));
             String pid = ready.substring(6);
-            Thread.sleep(500); // some pings
+            // StatTarget says ready once its devices count SENDs
             CliRun run = CliRun.of("stat", pid, "--interval", "1", "--count", "2");
             assertEquals(0, run.exit(), run.out() + run.err());
             String out = run.out();

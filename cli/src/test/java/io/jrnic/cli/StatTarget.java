@@ -4,7 +4,7 @@ import io.jrnic.cli.perf.Rping;
 import io.jrnic.verbs.ConnectOptions;
 import java.net.InetSocketAddress;
 
-/** A JVM for StatCommandTest to attach to: an rping server and client pinging over loopback for up to 30 s. */
+/** A JVM for StatCommandTest to attach to: an rping server and client pinging over loopback for up to 30 s; "ready PID" once they ping. */
 public final class StatTarget {
     public static void main(String[] args) throws Exception {
         try (Rping.Server s = new Rping.Server("soft", new InetSocketAddress("127.0.0.1", 0), 64,
@@ -27,6 +27,7 @@ public final class StatTarget {
             });
             client.setDaemon(true);
             client.start();
+            awaitPings();
             System.out.println("ready " + ProcessHandle.current().pid());
             System.out.flush();
             while (System.in.read() >= 0) {
@@ -34,5 +35,23 @@ public final class StatTarget {
             }
         }
         System.exit(0);
+    }
+
+    /** Until a device's MBean counts a SEND (the pings run; bounded by the test's timeout). */
+    private static void awaitPings() throws Exception {
+        javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName devices = new javax.management.ObjectName("io.jrnic:type=Device,*");
+        while (true) {
+            for (javax.management.ObjectName n : mbs.queryNames(devices, null)) {
+                try {
+                    if (((Number) mbs.getAttribute(n, "txMessages.SEND")).longValue() > 0) {
+                        return;
+                    }
+                } catch (javax.management.AttributeNotFoundException notYet) {
+                    // no SEND counted yet
+                }
+            }
+            Thread.sleep(10);
+        }
     }
 }

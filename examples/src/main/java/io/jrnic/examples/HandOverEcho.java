@@ -48,6 +48,24 @@ public final class HandOverEcho {
 
     /** Serves one connection; returns the number of messages echoed. */
     public static int serve(ServerSocketChannel ss, int count, int size, PrintStream out) throws Exception {
+        return serve(ss, count, size, out, (java.util.function.Consumer<io.jrnic.verbs.QpState>) null);
+    }
+
+    /** As {@link #serve(ServerSocketChannel, int, int, PrintStream)}; {@code ended} (may be null) gets the QP's last state. */
+    public static int serve(ServerSocketChannel ss, int count, int size, PrintStream out,
+                            java.util.function.Consumer<io.jrnic.verbs.QpState> ended) throws Exception {
+        io.jrnic.verbs.QpState[] last = {null};
+        try {
+            return echo(ss, count, size, out, last);
+        } finally {
+            if (ended != null && last[0] != null) {
+                ended.accept(last[0]);
+            }
+        }
+    }
+
+    private static int echo(ServerSocketChannel ss, int count, int size, PrintStream out, io.jrnic.verbs.QpState[] last)
+            throws Exception {
         try (RdmaDevice dev = Rdma.open("soft")) {
             ProtectionDomain pd = dev.allocatePd();
             CompletionQueue cq = dev.createCq(4 * count + 8);
@@ -84,6 +102,7 @@ public final class HandOverEcho {
             }
             out.println("echo: " + echoed + " messages echoed");
             c.disconnect().get(10, TimeUnit.SECONDS);
+            last[0] = qp.state();
             return echoed;
         }
     }

@@ -57,7 +57,7 @@ final class SoftCm implements CmSpi {
         MpaConfig cfg = config(options, false);
         SoftListener l;
         try {
-            l = device.transport().listen(local, cfg, req -> up.connectRequest(new Request(req, options)));
+            l = device.transport().listen(local, cfg, req -> up.connectRequest(new Request(req, options)), options.capture());
             l.onSetupFailure(device.counters()::setupFailed);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -110,7 +110,7 @@ final class HandOverFixture {
         }
 
         static Ep create(SoftPair.Side s, String name) {
-            CompletionQueue cq = s.dev.createCq(64, name);
+            CompletionQueue cq = s.dev.createCq(io.jrnic.verbs.CqInit.of(64).context(name));
             return new Ep(s.pd, cq, s.pd.createQp(QpInit.rc(cq).maxSendWr(16).maxRecvWr(16).context(name)));
         }
 

@@ -97,6 +97,7 @@ class NettyHandOverTest {
             Target clientTarget = new Target(client);
             CompletableFuture<Connection> serverConn = new CompletableFuture<>();
             CompletableFuture<Connection> clientConn = new CompletableFuture<>();
+            java.util.concurrent.CountDownLatch requestWritten = new java.util.concurrent.CountDownLatch(1);
             Channel listener = new ServerBootstrap().group(appLoop).channel(NioServerSocketChannel.class)
                     .childHandler(app(new RecordingLineDecoder("-"), (ctx, line) -> {
                         if (line.startsWith("HELLO ")) {
@@ -106,6 +107,8 @@ class NettyHandOverTest {
                             SoftHandOver.handOver(server.cm, ctx.channel(), null, server.qp,
                                     HandOverOptions.initiator(ConnectOptions.defaults().peerToPeer(RtrType.WRITE)))
                                     .whenComplete((c, e) -> complete(serverConn, c, e));
+                            // on the channel's loop the hand-over ran at once: "RDMA!" and the Request are written
+                            requestWritten.countDown();
                         }
                     })).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
             RecordingLineDecoder clientDecoder = new RecordingLineDecoder("RDMA!");
@@ -125,7 +128,8 @@ class NettyHandOverTest {
             assertEquals("HELLO jrnic", clientLines.poll(10, TimeUnit.SECONDS));
             ch.config().setAutoRead(false);
             ch.writeAndFlush("RDMA?\n").sync();
-            Thread.sleep(300); // let "RDMA!\n" and the MPA Request both arrive, so that one read takes them
+            // both "RDMA!\n" and the MPA Request were written to the loopback socket: one read takes them
+            assertTrue(requestWritten.await(10, TimeUnit.SECONDS), "the server handed over");
             ch.read();
             Connection cs = serverConn.get(10, TimeUnit.SECONDS);
             clientConn.get(10, TimeUnit.SECONDS);

@@ -239,7 +239,7 @@ class OperationsTest {
     @Test
     void completionQueueOverflowIsALocalCatastrophicTerminate() throws Exception {
         try (SoftPair.Side a = new SoftPair.Side("A"); SoftPair.Side b = new SoftPair.Side("B")) {
-            var tinyCq = a.dev.createCq(2, "tiny");
+            var tinyCq = a.dev.createCq(io.jrnic.verbs.CqInit.of(2).context("tiny"));
             var qp = a.pd.createQp(io.jrnic.verbs.QpInit.rc(tinyCq).maxSendWr(16).maxRecvWr(4));
             var l = b.cm.listen(new java.net.InetSocketAddress("127.0.0.1", 0),
                     io.jrnic.verbs.ConnectOptions.defaults());
@@ -262,20 +262,35 @@ class OperationsTest {
     }
 
     @Test
-    void throughputOfLargeWritesIsReported() throws Exception {
+    void sixtyFourOneMebibyteWritesMoveEveryByteAndTheTimeIsReported() throws Exception {
         try (SoftPair p = new SoftPair()) {
             int size = 1 << 20;
             int count = 64;
-            MemoryRegion s = p.a.pd.register(new byte[size], Access.LOCAL_WRITE);
-            MemoryRegion d = p.b.pd.register(new byte[size], Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            byte[] src = new byte[size];
+            for (int i = 0; i < size; i++) {
+                src[i] = (byte) (i * 31 + 7);
+            }
+            byte[] dst = new byte[size];
+            MemoryRegion s = p.a.pd.register(src, Access.LOCAL_WRITE);
+            MemoryRegion d = p.b.pd.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion r = p.b.pd.register(new byte[16], Access.LOCAL_WRITE);
+            p.b.qp.postRecv(RecvWr.of(99, r.sge()));
+            long rxBefore = p.b.dev.stats().counter("rxBytes");
             List<SendWr> wrs = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 wrs.add(SendWr.rdmaWrite().id(i).local(s.sge()).remote(d.advertise(), 0).signaled(i == count - 1));
             }
+            wrs.add(SendWr.send().id(count).local(s.sge(0, 16)).signaled()); // placed after every Write before it
             long t0 = System.nanoTime();
             p.a.qp.postSend(wrs);
-            assertEquals(CompletionStatus.SUCCESS, p.a.awaitOne().status());
+            List<Completion> a = p.a.await(2);
+            assertEquals(List.of(CompletionStatus.SUCCESS, CompletionStatus.SUCCESS), a.stream().map(Completion::status).toList());
+            Completion recv = p.b.awaitOne();
             long ns = System.nanoTime() - t0;
+            assertEquals(CompletionStatus.SUCCESS, recv.status());
+            assertArrayEquals(src, dst, "the Writes placed the source");
+            long moved = p.b.dev.stats().counter("rxBytes") - rxBefore;
+            assertTrue(moved >= (long) count * size + 16, "received " + moved + " octets for " + count + " MiB");
             System.out.printf("soft RNIC: %d x 1 MiB RDMA Write over loopback in %.1f ms = %.0f MiB/s (%s)%n", count,
                     ns / 1e6, count * 1e9 / ns, p.a.dev.attributes().vendor());
         }

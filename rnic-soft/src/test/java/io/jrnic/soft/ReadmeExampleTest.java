@@ -21,6 +21,7 @@ import io.jrnic.verbs.RemoteBuffer;
 import io.jrnic.verbs.SendWr;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,12 +62,8 @@ class ReadmeExampleTest {
                 RemoteBuffer peer = RemoteBuffer.parse(conn.peerPrivateData());
                 qp.postSend(SendWr.rdmaWrite().id(42).local(mr.sge(0, 65536)).remote(peer, 0).signaled());
 
-                Completion[] wcs = Completion.array(4);
-                int n = 0;
-                while (n == 0) {
-                    n = cq.poll(wcs);
-                    Thread.onSpinWait();
-                }
+                Completion[] wcs = Completion.array(64);
+                int n = cq.take(wcs, Duration.ofSeconds(5));
                 assertEquals(1, n);
                 assertEquals(42, wcs[0].id());
                 assertTrue(wcs[0].isOk(), () -> String.valueOf(wcs[0].status()));

@@ -60,7 +60,10 @@ class SlowPeerTest {
                     a.qp.postSend(SendWr.rdmaWrite().id(i).local(src, 0, MIB).remote(dst.stag(), 0).signaled());
                 }
                 SoftPair.eventually(() -> a.dev.stats().counter("backpressureStalls") > 0);
-                Thread.sleep(300);
+                // the relay stopped reading and the sender's channel is full: all it will hold for this stream
+                SoftPair.eventually(() -> proxy.events().stream().anyMatch(e -> e.contains("stall at")));
+                io.jrnic.soft.engine.QpEngine engine = SoftPair.engineOf(a.qp);
+                SoftPair.eventually(() -> engine.channel() != null && !engine.channel().isWritable());
                 long held = nettyHeld() - before;
                  System.out.println("SlowPeerTest: " + (held >> 10) + " KiB more Netty memory held (pooled direct + heap arenas, "
                         + "tracked direct), " + WRITES

@@ -1,8 +1,10 @@
 package io.jrnic.verbs;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -16,6 +18,8 @@ import java.util.function.Consumer;
  * <li>Overflow: a completion arriving when {@link #capacity()} are queued is not queued; the CQ
  * becomes {@link #isOverflowed() overflowed} (sticky), CQ_OVERFLOW is raised once, and the provider
  * is told so it can move the QP to ERROR. Size CQs for the sum of the queues attached to them.</li>
+ * <li>Blocking: {@link #take(Completion[], Duration)} polls, and when nothing is queued waits on this CQ until a
+ * completion is queued, the timeout passes or the CQ closes; no channel needed, no wake-up lost.</li>
  * <li>Notification: {@link #requestNotify(boolean)} arms one notification for the next completion
  * queued after the call (any, or only solicited receive / error completions) to the CQ's
  * {@link CompletionChannel}. Re-arm, then poll again, to avoid the classic lost-wakeup race.</li>
@@ -45,6 +49,8 @@ public final class CompletionQueue extends Resource {
     private int count;
     private boolean overflowed;
     private int armed; // 0 none, 1 any, 2 solicited only
+    /** Threads in {@link #take} waiting on {@code lock}: {@link #push} wakes them. */
+    private int takers;
 
     CompletionQueue(RdmaDevice device, int capacity, CompletionChannel channel, Object context) {
         super(device, "CompletionQueue");
@@ -112,6 +118,53 @@ public final class CompletionQueue extends Resource {
         }
         return n;
     }
+
+    /**
+     * Blocking poll: moves up to {@code into.length} completions, oldest first, into {@code into} and returns how many;
+     * when none is queued, waits until one is, or {@code timeout} passes (then returns 0). The wait is on this CQ
+     * itself, checked under the lock {@link #push} takes, so a completion queued between the empty poll and the wait
+     * is not missed (the arm / poll again / await loop, done once here). Before waiting, the providers are told the
+     * consumer stops polling, as {@link #requestNotify} does. Independent of any {@link CompletionChannel}: a CQ with
+     * a channel can be taken from, and arming it is not needed.
+     *
+     * @throws ResourceClosedException when closed, also while waiting
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public int take(Completion[] into, Duration timeout) throws InterruptedException {
+        if (into.length == 0) {
+            throw new IllegalArgumentException("no room for a completion");
+        }
+        // at most ~146 years: Duration.toNanos would overflow past ~292, and so would the deadline
+        long wait = timeout.compareTo(LONGEST_TAKE) > 0 ? LONGEST_TAKE.toNanos() : timeout.toNanos();
+        long deadline = System.nanoTime() + wait;
+        while (true) {
+            int n = poll(into, 0, into.length);
+            if (n > 0) {
+                return n;
+            }
+            stopPolling(); // the provider's own threads queue what comes next; push wakes us under the lock
+            synchronized (lock) {
+                long left = deadline - System.nanoTime();
+                if (count > 0) {
+                    continue;
+                }
+                if (isClosedFlag()) {
+                    throw new ResourceClosedException("CompletionQueue");
+                }
+                if (left <= 0) {
+                    return 0;
+                }
+                takers++;
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(lock, left);
+                } finally {
+                    takers--;
+                }
+            }
+        }
+    }
+
+    private static final Duration LONGEST_TAKE = Duration.ofNanos(Long.MAX_VALUE / 2);
 
     /**
      * Lets the providers of this CQ's QPs progress on the calling thread (a software provider reads and processes
@@ -187,14 +240,19 @@ public final class CompletionQueue extends Resource {
     public void requestNotify(boolean solicitedOnly) {
         checkOpen();
         if (channel == null) {
-            throw new IllegalStateException("CQ has no CompletionChannel");
+            throw new IllegalStateException("CQ has no CompletionChannel (create it with createCq(capacity, channel)"
+                    + " or CqInit.channel; or wait with take)");
         }
         synchronized (lock) {
             if (armed != 1) {
                 armed = solicitedOnly ? 2 : 1;
             }
         }
-        // the consumer stops polling: providers whose pollers did their threads' work give it back (a check per QP)
+        stopPolling();
+    }
+
+    /** The consumer stops polling: providers whose pollers did their threads' work give it back (a check per QP). */
+    private void stopPolling() {
         QueuePair[] qps = progressors;
         for (int i = 0, k = Math.min(progressorCount, qps.length); i < k; i++) {
             QueuePair qp = qps[i];
@@ -253,6 +311,9 @@ public final class CompletionQueue extends Resource {
             } else {
                 ring[(head + count) % capacity].copyFrom(c);
                 count++;
+                if (takers > 0) {
+                    lock.notifyAll();
+                }
                 if (armed == 1 || (armed == 2 && (c.solicited || !c.isOk()))) {
                     armed = 0;
                     notify = true;
@@ -276,6 +337,7 @@ public final class CompletionQueue extends Resource {
         }
         synchronized (lock) {
             count = 0;
+            lock.notifyAll(); // takers see the CQ closed
         }
         device.cqs.decrementAndGet();
     }

@@ -134,9 +134,10 @@ public final class ConnectOptions {
     /**
      * Writes a pcap of this connection as it looked on the wire (the MPA set-up frames and every FPDU
      * in both directions, with synthesized TCP/IP headers; Netty's PcapWriteHandler at the head of the
-     * pipeline) to {@code file}, replaced if it exists; closed with the stream. Applies to connections
-     * this side initiates ({@code connect}); null turns it off. Readable by {@code jrnic decode},
-     * Wireshark and tshark.
+     * pipeline) to {@code file}, replaced if it exists; closed with the stream. On {@code connect}: that
+     * connection. On {@code listen}: every accepted stream, the first to {@code file}, the n-th to
+     * {@code file} with "-n" before its extension ({@code srv.pcap}, {@code srv-2.pcap}, ...). Null turns
+     * it off. Readable by {@code jrnic decode}, Wireshark and tshark.
      */
     public ConnectOptions capture(java.nio.file.Path file) {
         return with(n -> n.capture = file);

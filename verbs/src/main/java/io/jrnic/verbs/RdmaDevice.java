@@ -81,8 +81,17 @@ public final class RdmaDevice extends Resource {
         return createCq(capacity, null, null);
     }
 
-    public CompletionQueue createCq(int capacity, Object context) {
-        return createCq(capacity, null, context);
+    /**
+     * A CQ of {@code capacity} entries notifying {@code channel}. (There is no {@code createCq(int, Object)}: a
+     * context goes through {@link #createCq(CqInit)}, so that a channel is never bound as a context.)
+     */
+    public CompletionQueue createCq(int capacity, CompletionChannel channel) {
+        return createCq(capacity, channel, null);
+    }
+
+    /** A CQ as {@code init} describes: capacity, channel (may be null), context (may be null). */
+    public CompletionQueue createCq(CqInit init) {
+        return createCq(init.capacity, init.channel, init.context);
     }
 
     /**

@@ -68,9 +68,58 @@ public record TerminateInfo(int layer, int errorType, int errorCode, boolean rec
         };
     }
 
+    /**
+     * The RFC's name of the code (RFC 5040 7.2, RFC 5041 7.2, RFC 5044 8, RFC 6581 7; registry RFC 6580), e.g.
+     * "base or bounds violation" for RDMAP/1/0x01; "unknown error" outside the table. The same words as the
+     * protocol modules' error enums (a test in rnic-soft compares every row).
+     */
+    public String errorName() {
+        String n = NAMES.get(key(layer, errorType, errorCode));
+        return n != null ? n : "unknown error";
+    }
+
     @Override
     public String toString() {
-        return String.format("%s/%d/0x%02x%s%s", layerName(), errorType, errorCode, received ? " (received)" : " (sent)",
-                layout == TerminateLayout.SIW ? " [siw layout]" : "");
+        return String.format("%s/%d/0x%02x %s%s%s", layerName(), errorType, errorCode, errorName(),
+                received ? " (received)" : " (sent)", layout == TerminateLayout.SIW ? " [siw layout]" : "");
     }
+
+    private static int key(int layer, int errorType, int errorCode) {
+        return layer << 12 | errorType << 8 | errorCode;
+    }
+
+    private static final java.util.Map<Integer, String> NAMES = java.util.Map.ofEntries(
+            java.util.Map.entry(key(0, 0, 0x00), "local catastrophic error"),
+            java.util.Map.entry(key(0, 1, 0x00), "invalid STag"),
+            java.util.Map.entry(key(0, 1, 0x01), "base or bounds violation"),
+            java.util.Map.entry(key(0, 1, 0x02), "access rights violation"),
+            java.util.Map.entry(key(0, 1, 0x03), "STag not associated with RDMAP stream"),
+            java.util.Map.entry(key(0, 1, 0x04), "TO wrap"),
+            java.util.Map.entry(key(0, 1, 0x09), "STag cannot be invalidated"),
+            java.util.Map.entry(key(0, 1, 0xFF), "unspecified remote protection error"),
+            java.util.Map.entry(key(0, 2, 0x05), "invalid RDMAP version"),
+            java.util.Map.entry(key(0, 2, 0x06), "unexpected opcode"),
+            java.util.Map.entry(key(0, 2, 0x07), "catastrophic error, localized to RDMAP stream"),
+            java.util.Map.entry(key(0, 2, 0x08), "catastrophic error, global"),
+            java.util.Map.entry(key(0, 2, 0x09), "STag cannot be invalidated"),
+            java.util.Map.entry(key(0, 2, 0xFF), "unspecified remote operation error"),
+            java.util.Map.entry(key(1, 0, 0x00), "local catastrophic error"),
+            java.util.Map.entry(key(1, 1, 0x00), "invalid STag"),
+            java.util.Map.entry(key(1, 1, 0x01), "base or bounds violation"),
+            java.util.Map.entry(key(1, 1, 0x02), "STag not associated with DDP stream"),
+            java.util.Map.entry(key(1, 1, 0x03), "TO wrap"),
+            java.util.Map.entry(key(1, 1, 0x04), "invalid DDP version"),
+            java.util.Map.entry(key(1, 2, 0x01), "invalid QN"),
+            java.util.Map.entry(key(1, 2, 0x02), "invalid MSN - no buffer available"),
+            java.util.Map.entry(key(1, 2, 0x03), "invalid MSN - MSN range is not valid"),
+            java.util.Map.entry(key(1, 2, 0x04), "invalid MO"),
+            java.util.Map.entry(key(1, 2, 0x05), "DDP message too long for available buffer"),
+            java.util.Map.entry(key(1, 2, 0x06), "invalid DDP version"),
+            java.util.Map.entry(key(2, 0, 0x01), "TCP connection closed, terminated or lost"),
+            java.util.Map.entry(key(2, 0, 0x02), "MPA CRC error"),
+            java.util.Map.entry(key(2, 0, 0x03), "MPA marker and ULPDU_Length field mismatch (marker/FPDU start mismatch)"),
+            java.util.Map.entry(key(2, 0, 0x04), "invalid MPA Request or Reply frame"),
+            java.util.Map.entry(key(2, 0, 0x05), "local catastrophic error"),
+            java.util.Map.entry(key(2, 0, 0x06), "insufficient IRD resources"),
+            java.util.Map.entry(key(2, 0, 0x07), "no matching RTR model"));
 }

@@ -116,7 +116,17 @@ class ValueTypesTest {
         assertEquals(CompletionStatus.REMOTE_OPERATION_ERROR, new TerminateInfo(0, 0, 0x00, true).toStatus());
         assertEquals(CompletionStatus.REMOTE_OPERATION_ERROR, new TerminateInfo(1, 0, 0x00, true).toStatus());
         assertEquals(CompletionStatus.TRANSPORT_ERROR, new TerminateInfo(2, 0, 0x02, true).toStatus());
-        assertEquals("DDP/1/0x01 (received)", new TerminateInfo(1, 1, 1, true).toString());
+        assertEquals("DDP/1/0x01 base or bounds violation (received)", new TerminateInfo(1, 1, 1, true).toString());
+    }
+
+    @Test
+    void terminateNamesItsCodeInTheRfcsWords() {
+        assertEquals("base or bounds violation", new TerminateInfo(0, 1, 0x01, true).errorName());
+        assertEquals("RDMAP/1/0x01 base or bounds violation (sent)", new TerminateInfo(0, 1, 0x01, false).toString());
+        assertEquals("invalid MSN - no buffer available", new TerminateInfo(1, 2, 0x02, true).errorName());
+        assertEquals("MPA CRC error", new TerminateInfo(2, 0, 0x02, true).errorName());
+        assertEquals("unknown error", new TerminateInfo(0, 2, 0x42, true).errorName());
+        assertEquals("unknown error", new TerminateInfo(3, 0, 0x00, true).errorName());
     }
 
     @Test

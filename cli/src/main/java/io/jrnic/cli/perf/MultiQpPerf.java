@@ -4,6 +4,7 @@ import io.jrnic.verbs.AcceptOptions;
 import io.jrnic.verbs.Access;
 import io.jrnic.verbs.CompletionQueue;
 import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.CqInit;
 import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.ProtectionDomain;
@@ -93,7 +94,7 @@ public final class MultiQpPerf {
             Pairs p = new Pairs(size);
             ProtectionDomain spd = server.allocatePd();
             ProtectionDomain cpd = client.allocatePd();
-            CompletionQueue scq = server.createCq(4 * n + 16, "qps-server");
+            CompletionQueue scq = server.createCq(CqInit.of(4 * n + 16).context("qps-server"));
             BlockingQueue<Boolean> accepted = new LinkedBlockingQueue<>();
             Listener l = server.connectionManager().listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     options);

@@ -9,6 +9,7 @@ import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.Connection;
 import io.jrnic.verbs.ConnectionManager;
+import io.jrnic.verbs.CqInit;
 import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.ProtectionDomain;
@@ -112,7 +113,7 @@ public final class Rping {
             dev = device;
             this.ownsDevice = ownsDevice;
             pd = dev.allocatePd();
-            cq = dev.createCq(2 * 16 + 4, "rping");
+            cq = dev.createCq(CqInit.of(2 * 16 + 4).context("rping"));
             cm = dev.connectionManager();
             rdmaBytes = new byte[size];
             recvMr = pd.register(recvBytes, Access.LOCAL_WRITE);
@@ -222,6 +223,11 @@ public final class Rping {
             return listener.localAddress();
         }
 
+        /** The state of the QP that served the client (null before one was accepted). */
+        public io.jrnic.verbs.QpState qpState() {
+            return ep.qp == null ? null : ep.qp.state();
+        }
+
         /** Waits up to {@code acceptSeconds} for a client, then serves it; returns the pings served. */
         public long serve(long acceptSeconds, PrintWriter verbose) throws Exception {
             conn.get(acceptSeconds, TimeUnit.SECONDS);
@@ -288,6 +294,16 @@ public final class Rping {
     /** The client: {@code count} pings (0 = until the wall-clock cap), optionally validated and printed. */
     public static long client(String provider, InetSocketAddress server, int count, int size, boolean validate,
                               PrintWriter verbose, ConnectOptions base, long maxSeconds) throws Exception {
+        return client(provider, server, count, size, validate, verbose, base, maxSeconds, null);
+    }
+
+    /**
+     * As {@link #client(String, InetSocketAddress, int, int, boolean, PrintWriter, ConnectOptions, long)}; {@code ended}
+     * (may be null) is told, also when the run fails, the pings completed and the QP's state after the disconnect.
+     */
+    public static long client(String provider, InetSocketAddress server, int count, int size, boolean validate,
+                              PrintWriter verbose, ConnectOptions base, long maxSeconds,
+                              java.util.function.BiConsumer<Long, io.jrnic.verbs.QpState> ended) throws Exception {
         try (Endpoint ep = new Endpoint(provider, size)) {
             byte[] start = new byte[size];
             MemoryRegion startMr = ep.pd.register(start, Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
@@ -326,6 +342,9 @@ public final class Rping {
                     conn.disconnect().get(5, TimeUnit.SECONDS);
                 } catch (Exception ignored) {
                     // closing the device tears the connection down anyway
+                }
+                if (ended != null) {
+                    ended.accept(ping, qp.state());
                 }
             }
             return ping;

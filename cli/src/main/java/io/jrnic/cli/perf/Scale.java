@@ -4,6 +4,7 @@ import io.jrnic.verbs.CompletionQueue;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.Connection;
 import io.jrnic.verbs.ConnectionManager;
+import io.jrnic.verbs.CqInit;
 import io.jrnic.verbs.ProtectionDomain;
 import io.jrnic.verbs.QpInit;
 import io.jrnic.verbs.QueuePair;
@@ -68,7 +69,7 @@ public final class Scale {
             InetSocketAddress at = awaitPort(server);
             try (RdmaDevice dev = Rdma.open(provider)) {
                 ProtectionDomain pd = dev.allocatePd();
-                CompletionQueue cq = dev.createCq(1 << 16, "scale");
+                CompletionQueue cq = dev.createCq(CqInit.of(1 << 16).context("scale"));
                 ConnectionManager cm = dev.connectionManager();
                 setupRate(cm, pd, cq, at, 1, WARMUP_SETUPS, err);
                 long[] rate = setupRate(cm, pd, cq, at, seconds, MAX_SETUPS, err);

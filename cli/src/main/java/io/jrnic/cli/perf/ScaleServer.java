@@ -4,6 +4,7 @@ import io.jrnic.verbs.AcceptOptions;
 import io.jrnic.verbs.CompletionQueue;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.ConnectRequest;
+import io.jrnic.verbs.CqInit;
 import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.ProtectionDomain;
 import io.jrnic.verbs.QpInit;
@@ -28,7 +29,7 @@ public final class ScaleServer implements AutoCloseable {
     public ScaleServer(String provider, InetSocketAddress bind) {
         dev = Rdma.open(provider);
         pd = dev.allocatePd();
-        cq = dev.createCq(1 << 16, "scale-server");
+        cq = dev.createCq(CqInit.of(1 << 16).context("scale-server"));
         listener = dev.connectionManager().listen(bind, Scale.options().maxPendingSetups(16_384));
         listener.onConnectRequest(this::accept);
     }

@@ -8,6 +8,7 @@ import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.Connection;
 import io.jrnic.verbs.ConnectionManager;
+import io.jrnic.verbs.CqInit;
 import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.ProtectionDomain;
 import io.jrnic.verbs.QueuePair;
@@ -37,8 +38,8 @@ final class CmSide implements AutoCloseable {
         dev = Rdma.open(provider);
         try {
             pd = dev.allocatePd();
-            sendCq = dev.createCq(Math.max(1, cqDepth), "send");
-            recvCq = dev.createCq(Math.max(1, cqDepth), "recv");
+            sendCq = dev.createCq(CqInit.of(Math.max(1, cqDepth)).context("send"));
+            recvCq = dev.createCq(CqInit.of(Math.max(1, cqDepth)).context("recv"));
             cm = dev.connectionManager();
         } catch (RuntimeException e) {
             dev.close();

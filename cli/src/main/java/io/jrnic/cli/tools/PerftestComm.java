@@ -4,6 +4,7 @@ import io.jrnic.verbs.Access;
 import io.jrnic.verbs.Completion;
 import io.jrnic.verbs.CompletionOpcode;
 import io.jrnic.verbs.CompletionQueue;
+import io.jrnic.verbs.CqInit;
 import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.QpInit;
 import io.jrnic.verbs.QueuePair;
@@ -44,8 +45,8 @@ final class PerftestComm {
     PerftestComm(CmSide side, boolean client) {
         this.side = side;
         this.client = client;
-        sendCq = side.dev.createCq(4, "comm-send");
-        recvCq = side.dev.createCq(4, "comm-recv");
+        sendCq = side.dev.createCq(CqInit.of(4).context("comm-send"));
+        recvCq = side.dev.createCq(CqInit.of(4).context("comm-recv"));
         sendMr = side.pd.register(sendBuf, Access.LOCAL_WRITE);
         recvMr = side.pd.register(recvBuf, Access.LOCAL_WRITE);
     }

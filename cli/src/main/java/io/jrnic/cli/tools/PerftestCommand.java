@@ -4,6 +4,7 @@ import io.jrnic.verbs.ConnectOptions;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,9 +15,11 @@ import picocli.CommandLine.Spec;
 /**
  * perftest's bandwidth and latency tools in rdma_cm mode: {@code jrnic ib-send-bw|ib-write-bw|ib-read-bw|
  * ib-send-lat|ib-write-lat|ib-read-lat -R [-p port] [-s size] [-n iters] [host]}; server without host, client
- * with it. The latency tools' defaults are perftest's: -s 2, -n 1000. Exit code 0 ok, 1 failed, 2 bad usage.
+ * with it. One command shape, registered six times by {@link #addTo} (verb and bw/lat are its only differences).
+ * The latency tools' defaults are perftest's: -s 2, -n 1000. Exit code 0 ok, 1 failed, 2 bad usage.
  */
-public abstract class PerftestCommand implements Callable<Integer> {
+@Command(description = "perftest over the soft RNIC (wire-compatible, 1 QP)")
+public final class PerftestCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -24,9 +27,9 @@ public abstract class PerftestCommand implements Callable<Integer> {
     boolean rdmaCm;
     @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "listen on/connect to port (default 18515)")
     int port;
-    @Option(names = {"-s", "--size"}, defaultValue = "65536", description = "message size (default 65536)")
+    @Option(names = {"-s", "--size"}, defaultValue = "65536", description = "message size (default 65536; lat tools 2)")
     int size;
-    @Option(names = {"-n", "--iters"}, defaultValue = "5000", description = "iterations (default 5000)")
+    @Option(names = {"-n", "--iters"}, defaultValue = "5000", description = "iterations (default 5000; lat tools 1000)")
     int iters;
     @Option(names = "--bind", paramLabel = "addr", description = "server bind address (jrnic extension; default any)")
     String bind;
@@ -37,11 +40,26 @@ public abstract class PerftestCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
     boolean help;
 
-    abstract Perftest.Verb verb();
-
+    private final Perftest.Verb verb;
     /** ib_*_lat rather than ib_*_bw. */
-    boolean latency() {
-        return false;
+    private final boolean latency;
+
+    PerftestCommand(Perftest.Verb verb, boolean latency) {
+        this.verb = verb;
+        this.latency = latency;
+    }
+
+    /** Adds the six tools to {@code jrnic}: ib-{send,write,read}-{bw,lat}. */
+    public static void addTo(CommandLine jrnic) {
+        for (boolean lat : new boolean[] {false, true}) {
+            for (Perftest.Verb v : new Perftest.Verb[] {Perftest.Verb.SEND, Perftest.Verb.WRITE, Perftest.Verb.READ}) {
+                String tool = "ib_" + v.name().toLowerCase() + (lat ? "_lat" : "_bw");
+                CommandLine c = new CommandLine(new PerftestCommand(v, lat));
+                c.getCommandSpec().usageMessage().description("perftest " + tool + " -R over the soft RNIC (wire-compatible, 1 QP).",
+                        "Exit code: 0 ok, 1 failed, 2 bad usage.");
+                jrnic.addSubcommand(tool.replace('_', '-'), c);
+            }
+        }
     }
 
     @Override
@@ -52,9 +70,15 @@ public abstract class PerftestCommand implements Callable<Integer> {
             err.println(" jrnic runs perftest in rdma_cm mode only: add -R");
             return 2;
         }
+        if (latency && !spec.commandLine().getParseResult().hasMatchedOption("-s")) {
+            size = 2;
+        }
+        if (latency && !spec.commandLine().getParseResult().hasMatchedOption("-n")) {
+            iters = 1000;
+        }
         Perftest.Params p;
         try {
-            p = new Perftest.Params(verb(), iters, size, latency());
+            p = new Perftest.Params(verb, iters, size, latency);
         } catch (IllegalArgumentException e) {
             err.println(" " + e.getMessage());
             return 2;
@@ -91,84 +115,5 @@ public abstract class PerftestCommand implements Callable<Integer> {
      */
     ConnectOptions options(Perftest.Params p) {
         return p.latency() && p.verb() == Perftest.Verb.WRITE ? tool.responderSendsFirst(0) : tool.connectOptions(0);
-    }
-
-
-    @Command(name = "ib-send-bw", description = {"perftest ib_send_bw -R over the soft RNIC (wire-compatible, 1 QP).",
-            "Exit code: 0 ok, 1 failed, 2 bad usage."})
-    public static final class SendBw extends PerftestCommand {
-        @Override
-        Perftest.Verb verb() {
-            return Perftest.Verb.SEND;
-        }
-    }
-
-    /** {@code jrnic ib-write-bw}. */
-    @Command(name = "ib-write-bw", description = {"perftest ib_write_bw -R over the soft RNIC (wire-compatible, 1 QP).",
-            "Exit code: 0 ok, 1 failed, 2 bad usage."})
-    public static final class WriteBw extends PerftestCommand {
-        @Override
-        Perftest.Verb verb() {
-            return Perftest.Verb.WRITE;
-        }
-    }
-
-    /** {@code jrnic ib-read-bw}. */
-    @Command(name = "ib-read-bw", description = {"perftest ib_read_bw -R over the soft RNIC (wire-compatible, 1 QP).",
-            "Exit code: 0 ok, 1 failed, 2 bad usage."})
-    public static final class ReadBw extends PerftestCommand {
-        @Override
-        Perftest.Verb verb() {
-            return Perftest.Verb.READ;
-        }
-    }
-
-    /** Base of the latency tools: perftest's lat defaults, -s 2 and -n 1000, unless given. */
-    abstract static class Lat extends PerftestCommand {
-        @Override
-        boolean latency() {
-            return true;
-        }
-
-        @Override
-        public Integer call() {
-            if (!spec.commandLine().getParseResult().hasMatchedOption("-s")) {
-                size = 2;
-            }
-            if (!spec.commandLine().getParseResult().hasMatchedOption("-n")) {
-                iters = 1000;
-            }
-            return super.call();
-        }
-    }
-
-    /** {@code jrnic ib-send-lat}. */
-    @Command(name = "ib-send-lat", description = {"perftest ib_send_lat -R over the soft RNIC (wire-compatible, 1 QP).",
-            "Exit code: 0 ok, 1 failed, 2 bad usage."})
-    public static final class SendLat extends Lat {
-        @Override
-        Perftest.Verb verb() {
-            return Perftest.Verb.SEND;
-        }
-    }
-
-    /** {@code jrnic ib-write-lat}. */
-    @Command(name = "ib-write-lat", description = {"perftest ib_write_lat -R over the soft RNIC (wire-compatible, 1 QP).",
-            "Exit code: 0 ok, 1 failed, 2 bad usage."})
-    public static final class WriteLat extends Lat {
-        @Override
-        Perftest.Verb verb() {
-            return Perftest.Verb.WRITE;
-        }
-    }
-
-    /** {@code jrnic ib-read-lat}. */
-    @Command(name = "ib-read-lat", description = {"perftest ib_read_lat -R over the soft RNIC (wire-compatible, 1 QP).",
-            "Exit code: 0 ok, 1 failed, 2 bad usage."})
-    public static final class ReadLat extends Lat {
-        @Override
-        Perftest.Verb verb() {
-            return Perftest.Verb.READ;
-        }
     }
 }

@@ -21,7 +21,7 @@ public final class ToolOptions {
     @Option(names = "--no-p2p", description = "tools whose responder sends first: do not offer MPA peer-to-peer (RTR)")
     boolean noP2p;
 
-    @Option(names = "--capture", paramLabel = "FILE", description = "client: write a pcap of the connection to FILE")
+    @Option(names = "--capture", paramLabel = "FILE", description = "write a pcap of the connection to FILE (server: of every accepted connection, FILE, FILE-2...)")
     java.nio.file.Path capture;
 
     /** MPA rev 2, no markers, CRC as asked, IRD/ORD {@code irdOrd}; the client's connection captured when asked. */

@@ -23,7 +23,7 @@ class InteropCommandTest {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         System.setOut(new PrintStream(b, true, StandardCharsets.UTF_8));
         try {
-            int rc = new picocli.CommandLine(new io.jrnic.cli.Jrnic()).execute(args);
+            int rc = io.jrnic.cli.Jrnic.commandLine().execute(args);
             return rc + "\n" + b.toString(StandardCharsets.UTF_8);
         } finally {
             System.setOut(old);

@@ -34,8 +34,7 @@ class PeerViolateLoopbackTest {
         System.setOut(new PrintStream(b, true, StandardCharsets.UTF_8));
         int rc;
         try {
-            CompletableFuture<Integer> peer = CompletableFuture.supplyAsync(() -> new picocli.CommandLine(
-                    new io.jrnic.cli.Jrnic()).execute("interop", "peer-violate", "-a", "127.0.0.1", "-p",
+            CompletableFuture<Integer> peer = CompletableFuture.supplyAsync(() -> io.jrnic.cli.Jrnic.commandLine().execute("interop", "peer-violate", "-a", "127.0.0.1", "-p",
                     String.valueOf(port), "--stag", "--max-seconds", "20", "--terminates", "EITHER"));
             // wait until it listens (a bare TCP probe sends no MPA Request: the peer never sees it)
             for (boolean up = false; !up; ) {

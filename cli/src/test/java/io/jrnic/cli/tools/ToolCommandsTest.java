@@ -18,7 +18,7 @@ class ToolCommandsTest {
     private static String[] run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new Jrnic());
+        CommandLine cl = Jrnic.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         return new String[] {String.valueOf(cl.execute(args)), out.toString(), err.toString()};
@@ -55,5 +55,17 @@ class ToolCommandsTest {
         assertTrue(r[2].contains("RDMA_Write Latency Test failed"), r[2]);
         assertEquals("2", run("ib-send-lat", "127.0.0.1")[0], "without -R: usage error");
         assertEquals("2", run("ib-read-lat", "-R", "-n", "0", "127.0.0.1")[0]);
+    }
+
+    @Test
+    void theSixPerftestToolsAreOneCommandShapeListedInTheUsage() {
+        String usage = run()[1];
+        for (String tool : new String[] {"ib-send-bw", "ib-write-bw", "ib-read-bw", "ib-send-lat", "ib-write-lat", "ib-read-lat"}) {
+            assertTrue(usage.contains(tool), tool + " missing from\n" + usage);
+            String help = run(tool, "--help")[1];
+            assertTrue(help.contains("perftest " + tool.replace('-', '_') + " -R over the soft RNIC"), help);
+        }
+        String[] bw = run("ib-read-bw", "-R", "-p", "1", "--max-seconds", "5", "127.0.0.1");
+        assertTrue(bw[1].contains("RDMA_Read BW Test"), bw[1]);
     }
 }

@@ -3,7 +3,6 @@ package io.jrnic.conform.cases;
 import static io.jrnic.conform.cases.Initiator.afterSetup;
 import static io.jrnic.conform.cases.Initiator.c;
 
-import io.jrnic.conform.CaseContext;
 import io.jrnic.conform.ConformCase;
 import io.jrnic.conform.Expect;
 import io.jrnic.conform.Observation;
@@ -40,26 +39,17 @@ final class FramingCases {
                     p.session().send(f);
                 }, false)));
         l.add(c("mpa.crc.bad.read-response", crc, "a Read Response with a bad CRC is terminated with LLP/0/0x02",
-                Strictness.MUST, CRC_ERROR, ctx -> {
-                    RpingClientPeer[] p = new RpingClientPeer[1];
-                    try {
-                        p[0] = RpingClientPeer.connect(ctx);
-                        Observation o = p[0].establish(MpaRequestCases.crc(RpingClientPeer.defaultRequest(ctx)));
-                        if (o != null) {
-                            return Initiator.notReached(o);
-                        }
-                        p[0].advertiseSource();
-                        Step s = p[0].awaitReadRequest();
-                        if (!s.ok()) {
-                            return Initiator.notReached(s.instead());
-                        }
-                        ByteBuf rr = p[0].readResponse();
-                        p[0].session().send(Framing.fpdu(rr, rr.readableBytes(), (byte) 0, false));
-                        return Terminates.observe(p[0].session(), ctx.timeout());
-                    } finally {
-                        Initiator.close(p[0]);
-                    }
-                }));
+                Strictness.MUST, CRC_ERROR, Initiator.opened(ctx -> MpaRequestCases.crc(RpingClientPeer.defaultRequest(ctx)), 0,
+                        (ctx, p) -> {
+                            p.advertiseSource();
+                            Step s = p.awaitReadRequest();
+                            if (!s.ok()) {
+                                return Initiator.notReached(s.instead());
+                            }
+                            ByteBuf rr = p.readResponse();
+                            p.session().send(Framing.fpdu(rr, rr.readableBytes(), (byte) 0, false));
+                            return Terminates.observe(p.session(), ctx.timeout());
+                        })));
         l.add(c("mpa.crc.bad.write", crc, "an RDMA Write with a bad CRC is terminated with LLP/0/0x02 (and not placed)",
                 Strictness.MUST, CRC_ERROR, withCrc(p -> p.session().send(badCrc(
                         Ulpdus.write(p.targetStag, p.targetTo, new byte[8]))), true)));
@@ -115,19 +105,10 @@ final class FramingCases {
         String seg = "RFC 5044 section 6 (FPDUs across TCP segments)";
         for (int n : new int[] {1, 2, 3, 7}) {
             l.add(c("mpa.segments." + n, seg, "a whole ping with every FPDU cut into " + n + "-octet TCP segments",
-                    Strictness.MUST, Expect.proceeds(), ctx -> {
-                        RpingClientPeer[] p = new RpingClientPeer[1];
-                        try {
-                            Observation o = open(ctx, p);
-                            if (o != null) {
-                                return o;
-                            }
-                            p[0].session().splitFpdus(n);
-                            return p[0].proceeds();
-                        } finally {
-                            Initiator.close(p[0]);
-                        }
-                    }));
+                    Strictness.MUST, Expect.proceeds(), Initiator.opened(0, (ctx, p) -> {
+                        p.session().splitFpdus(n);
+                        return p.proceeds();
+                    })));
         }
         l.add(c("mpa.segments.coalesced", seg, "two FPDUs in one TCP segment (a Write and a Send) are both taken",
                 Strictness.MUST, Expect.proceeds(), Initiator.afterPing(p -> {
@@ -151,36 +132,22 @@ final class FramingCases {
                 Strictness.MUST, Expect.connectionEnds(), afterSetup(p -> p.session().send(Framing.fpdu(
                         Ulpdus.send(p.sendMsn, p.sourceDescriptor()), 20, (byte) 0, true)))));
         l.add(c("mpa.pad.nonzero", "RFC 5044 section 4.1 (PAD)", "non-zero pad octets (covered by a valid CRC) are "
-                + "not checked", Strictness.MUST, Expect.proceeds(), ctx -> {
-                    RpingClientPeer[] p = new RpingClientPeer[1];
-                    try {
-                        Observation o = open(ctx, p);
-                        if (o != null) {
-                            return o;
-                        }
-                        p[0].advertiseSource();
-                        Step s = p[0].awaitReadRequest();
-                        if (!s.ok()) {
-                            return Initiator.notReached(s.instead());
-                        }
-                        ByteBuf rr = p[0].readResponse();
-                        if (((2 + rr.readableBytes()) & 3) == 0) {
-                            rr.release();
-                            return Observation.of(Kind.NOT_APPLICABLE, "the Read Response needs no pad");
-                        }
-                        p[0].session().send(Framing.fpdu(rr, rr.readableBytes(), (byte) 0xA5, true));
-                        Observation f = p[0].finishPing();
-                        return f != null ? f : Observation.of(Kind.PROCEEDED, "ping completed");
-                    } finally {
-                        Initiator.close(p[0]);
+                + "not checked", Strictness.MUST, Expect.proceeds(), Initiator.opened(0, (ctx, p) -> {
+                    p.advertiseSource();
+                    Step s = p.awaitReadRequest();
+                    if (!s.ok()) {
+                        return Initiator.notReached(s.instead());
                     }
-                }));
+                    ByteBuf rr = p.readResponse();
+                    if (((2 + rr.readableBytes()) & 3) == 0) {
+                        rr.release();
+                        return Observation.of(Kind.NOT_APPLICABLE, "the Read Response needs no pad");
+                    }
+                    p.session().send(Framing.fpdu(rr, rr.readableBytes(), (byte) 0xA5, true));
+                    Observation f = p.finishPing();
+                    return f != null ? f : Observation.of(Kind.PROCEEDED, "ping completed");
+                })));
         return l;
-    }
-
-    static Observation open(CaseContext ctx, RpingClientPeer[] p) throws java.io.IOException {
-        Observation o = RpingClientPeer.open(ctx, p);
-        return o == null ? null : Initiator.notReached(o);
     }
 
     /** The FPDU of this ULPDU with its CRC off by one bit. */
@@ -190,23 +157,8 @@ final class FramingCases {
 
     /** Sets up with C forced, optionally pings first, injects, watches. */
     private static Script withCrc(Initiator.Injection i, boolean pingFirst) {
-        return ctx -> {
-            RpingClientPeer[] p = new RpingClientPeer[1];
-            try {
-                p[0] = RpingClientPeer.connect(ctx);
-                Observation o = p[0].establish(MpaRequestCases.crc(RpingClientPeer.defaultRequest(ctx)));
-                if (o == null && pingFirst) {
-                    o = p[0].ping();
-                }
-                if (o != null) {
-                    return Initiator.notReached(o);
-                }
-                i.inject(p[0]);
-                return Terminates.observe(p[0].session(), ctx.timeout());
-            } finally {
-                Initiator.close(p[0]);
-            }
-        };
+        return Initiator.opened(ctx -> MpaRequestCases.crc(RpingClientPeer.defaultRequest(ctx)), pingFirst ? 1 : 0,
+                Initiator.watch(i));
     }
 
 }

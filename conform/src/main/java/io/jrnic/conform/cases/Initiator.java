@@ -43,60 +43,72 @@ final class Initiator {
         };
     }
 
-    /** Sets up normally, injects, then watches. */
-    static Script afterSetup(Injection i) {
+    /** What a case does once the raw client stands at its point of injection; its observation, or null. */
+    @FunctionalInterface
+    interface Body {
+        Observation run(CaseContext ctx, RpingClientPeer peer) throws Exception;
+    }
+
+    /**
+     * The open / ping / close sequence the initiator cases share: connects with rping's Request, pings
+     * {@code pings} times, runs {@code body}, closes the client. When the valid exchange before the body fails,
+     * the case reports that it could not reach its point of injection ({@link #notReached}).
+     */
+    static Script opened(int pings, Body body) {
+        return opened(RpingClientPeer::defaultRequest, pings, body);
+    }
+
+    /** As {@link #opened(int, Body)} with this Request. */
+    static Script opened(Function<CaseContext, SetupFrame> request, int pings, Body body) {
         return ctx -> {
-            RpingClientPeer[] p = new RpingClientPeer[1];
+            RpingClientPeer p = null;
             try {
-                Observation o = RpingClientPeer.open(ctx, p);
-                if (o != null) {
-                    return notReached(o);
+                p = RpingClientPeer.connect(ctx);
+                Observation o = p.establish(request.apply(ctx));
+                for (int i = 0; o == null && i < pings; i++) {
+                    o = p.ping();
                 }
-                i.inject(p[0]);
-                return Terminates.observe(p[0].session(), ctx.timeout());
+                return o != null ? notReached(o) : body.run(ctx, p);
             } finally {
-                close(p[0]);
+                close(p);
             }
         };
+    }
+
+    /** Sets up normally, injects, then watches. */
+    static Script afterSetup(Injection i) {
+        return opened(0, watch(i));
     }
 
     /** Sets up, pings once (learning the target's STag and TO), injects, then watches. */
     static Script afterPing(Injection i) {
-        return ctx -> {
-            RpingClientPeer[] p = new RpingClientPeer[1];
-            try {
-                Observation o = RpingClientPeer.open(ctx, p);
-                if (o == null) {
-                    o = p[0].ping();
-                }
-                if (o != null) {
-                    return notReached(o);
-                }
-                i.inject(p[0]);
-                return Terminates.observe(p[0].session(), ctx.timeout());
-            } finally {
-                close(p[0]);
-            }
-        };
+        return opened(1, watch(i));
     }
 
     /** A valid message after a ping: the target must stay quiet about it and serve the next ping. */
     static Script validAfterPing(Injection i) {
+        return opened(1, (ctx, p) -> {
+            i.inject(p);
+            return p.proceeds();
+        });
+    }
+
+    /** Injects, then watches for the target's reaction (a Terminate, a close...). */
+    static Body watch(Injection i) {
+        return (ctx, p) -> {
+            i.inject(p);
+            return Terminates.observe(p.session(), ctx.timeout());
+        };
+    }
+
+    /**
+     * {@code first} breaks its connection on purpose (its body returns null); then the target must serve a new
+     * client. What {@code first} observed instead (it could not reach its point) is the case's outcome.
+     */
+    static Script thenNextClient(Script first) {
         return ctx -> {
-            RpingClientPeer[] p = new RpingClientPeer[1];
-            try {
-                Observation o = RpingClientPeer.open(ctx, p);
-                if (o == null) {
-                    o = p[0].ping();
-                }
-                if (o != null) {
-                    return notReached(o);
-                }
-                i.inject(p[0]);
-                return p[0].proceeds();
-            } finally {
-                close(p[0]);
-            }
+            Observation o = first.run(ctx);
+            return o != null ? o : setup(RpingClientPeer::defaultRequest).run(ctx);
         };
     }
 

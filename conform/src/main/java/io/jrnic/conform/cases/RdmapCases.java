@@ -257,33 +257,19 @@ final class RdmapCases {
 
     /** After a ping, sends a (valid) Read Request and expects its Read Response. */
     private static Script readThenWait(Initiator.Injection i) {
-        return ctx -> {
-            RpingClientPeer[] p = new RpingClientPeer[1];
-            try {
-                Observation o = FramingCases.open(ctx, p);
-                if (o == null) {
-                    o = p[0].ping();
-                    if (o != null) {
-                        return Initiator.notReached(o);
-                    }
-                } else {
-                    return o;
-                }
-                i.inject(p[0]);
-                Step s = p[0].await(RdmapOpcode.RDMA_READ_RESPONSE);
-                if (!s.ok()) {
-                    return s.instead();
-                }
-                ByteBuf b = Unpooled.wrappedBuffer(s.ulpdu());
-                int stag = b.getInt(2);
-                return stag != RpingClientPeer.SINK_STAG ? Observation.of(Kind.VIOLATED, String.format(
-                        "the Read Response names STag 0x%08x, not the Read Request's sink 0x%08x", stag,
-                        RpingClientPeer.SINK_STAG)) : Observation.of(Kind.PROCEEDED, "Read Response of "
-                        + (s.ulpdu().length - 14) + " octets");
-            } finally {
-                Initiator.close(p[0]);
+        return Initiator.opened(1, (ctx, p) -> {
+            i.inject(p);
+            Step s = p.await(RdmapOpcode.RDMA_READ_RESPONSE);
+            if (!s.ok()) {
+                return s.instead();
             }
-        };
+            ByteBuf b = Unpooled.wrappedBuffer(s.ulpdu());
+            int stag = b.getInt(2);
+            return stag != RpingClientPeer.SINK_STAG ? Observation.of(Kind.VIOLATED, String.format(
+                    "the Read Response names STag 0x%08x, not the Read Request's sink 0x%08x", stag,
+                    RpingClientPeer.SINK_STAG)) : Observation.of(Kind.PROCEEDED, "Read Response of "
+                    + (s.ulpdu().length - 14) + " octets");
+        });
     }
 
     /** A Read Response builder for {@link #answerRead}. */
@@ -294,24 +280,15 @@ final class RdmapCases {
 
     /** Sets up, sends the descriptor, answers the target's Read Request with the given Read Response. */
     private static Script answerRead(Response r) {
-        return ctx -> {
-            RpingClientPeer[] p = new RpingClientPeer[1];
-            try {
-                Observation o = FramingCases.open(ctx, p);
-                if (o != null) {
-                    return o;
-                }
-                p[0].advertiseSource();
-                Step s = p[0].awaitReadRequest();
-                if (!s.ok()) {
-                    return Initiator.notReached(s.instead());
-                }
-                p[0].session().sendUlpdu(r.build(p[0]));
-                return Terminates.observe(p[0].session(), ctx.timeout());
-            } finally {
-                Initiator.close(p[0]);
+        return Initiator.opened(0, (ctx, p) -> {
+            p.advertiseSource();
+            Step s = p.awaitReadRequest();
+            if (!s.ok()) {
+                return Initiator.notReached(s.instead());
             }
-        };
+            p.session().sendUlpdu(r.build(p));
+            return Terminates.observe(p.session(), ctx.timeout());
+        });
     }
 
 }

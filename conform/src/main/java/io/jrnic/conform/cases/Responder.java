@@ -1,5 +1,6 @@
 package io.jrnic.conform.cases;
 
+import io.jrnic.conform.CaseContext;
 import io.jrnic.conform.ConformCase;
 import io.jrnic.conform.Expect;
 import io.jrnic.conform.Observation;
@@ -51,8 +52,18 @@ final class Responder {
         };
     }
 
-    /** Accepts normally, takes the client's source descriptor, injects, watches. */
-    static Script afterDescriptor(Injection i) {
+    /** What a case does once the raw server holds the client's source descriptor; its observation, or null. */
+    @FunctionalInterface
+    interface Body {
+        Observation run(CaseContext ctx, RpingServerPeer peer) throws Exception;
+    }
+
+    /**
+     * The accept / descriptor / close sequence the responder cases share: accepts the client with the default
+     * Reply, waits for its source descriptor (the client then waits for us and owes nothing), runs {@code body},
+     * closes. When the valid exchange before the body fails, the case could not reach its point of injection.
+     */
+    static Script atDescriptor(Body body) {
         return ctx -> {
             RpingServerPeer[] p = new RpingServerPeer[1];
             try {
@@ -61,11 +72,7 @@ final class Responder {
                     return Initiator.notReached(o);
                 }
                 Step s = p[0].awaitSourceDescriptor();
-                if (!s.ok()) {
-                    return Initiator.notReached(s.instead());
-                }
-                i.inject(p[0]);
-                return Terminates.observe(p[0].session(), ctx.timeout());
+                return s.ok() ? body.run(ctx, p[0]) : Initiator.notReached(s.instead());
             } finally {
                 if (p[0] != null) {
                     p[0].close();
@@ -74,30 +81,23 @@ final class Responder {
         };
     }
 
+    /** Accepts normally, takes the client's source descriptor, injects, watches. */
+    static Script afterDescriptor(Injection i) {
+        return atDescriptor((ctx, p) -> {
+            i.inject(p);
+            return Terminates.observe(p.session(), ctx.timeout());
+        });
+    }
+
     /** A valid message after the descriptor: the client must stay quiet about it and finish the ping. */
     static Script validAfterDescriptor(Injection i) {
-        return ctx -> {
-            RpingServerPeer[] p = new RpingServerPeer[1];
-            try {
-                Observation o = RpingServerPeer.open(ctx, p);
-                if (o != null) {
-                    return Initiator.notReached(o);
-                }
-                Step s = p[0].awaitSourceDescriptor();
-                if (!s.ok()) {
-                    return Initiator.notReached(s.instead());
-                }
-                i.inject(p[0]);
-                o = p[0].readSource();
-                if (o == null) {
-                    o = p[0].finishPing();
-                }
-                return o != null ? o : Observation.of(Observation.Kind.PROCEEDED, "ping completed");
-            } finally {
-                if (p[0] != null) {
-                    p[0].close();
-                }
+        return atDescriptor((ctx, p) -> {
+            i.inject(p);
+            Observation o = p.readSource();
+            if (o == null) {
+                o = p.finishPing();
             }
-        };
+            return o != null ? o : Observation.of(Observation.Kind.PROCEEDED, "ping completed");
+        });
     }
 }

@@ -6,7 +6,6 @@ import io.jrnic.conform.ConformCase;
 import io.jrnic.conform.Expect;
 import io.jrnic.conform.Observation;
 import io.jrnic.conform.Strictness;
-import io.jrnic.conform.rping.RpingClientPeer;
 import io.jrnic.conform.wire.Ulpdus;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,51 +27,25 @@ final class TeardownCases {
                     p.session().fin();
                 })));
         l.add(c("teardown.rst-mid-fpdu", "RFC 5044 section 8 (LLP error)", "after a RST inside an FPDU the target serves "
-                + "the next client", Strictness.MUST, Expect.proceeds(), ctx -> {
-                    RpingClientPeer[] p = new RpingClientPeer[1];
-                    try {
-                        Observation o = RpingClientPeer.open(ctx, p);
-                        if (o != null) {
-                            return Initiator.notReached(o);
-                        }
-                        byte[] f = p[0].session().framing().fpdu(Ulpdus.send(p[0].sendMsn, p[0].sourceDescriptor()));
-                        p[0].session().send(Arrays.copyOf(f, 12));
-                        p[0].session().reset();
-                    } finally {
-                        Initiator.close(p[0]);
-                    }
-                    return Initiator.setup(RpingClientPeer::defaultRequest).run(ctx);
-                }));
+                + "the next client", Strictness.MUST, Expect.proceeds(), Initiator.thenNextClient(Initiator.opened(0, (ctx, p) -> {
+                    byte[] f = p.session().framing().fpdu(Ulpdus.send(p.sendMsn, p.sourceDescriptor()));
+                    p.session().send(Arrays.copyOf(f, 12));
+                    p.session().reset();
+                    return null;
+                }))));
         l.add(c("teardown.rst-after-ping", "RFC 5040 section 5.4", "after a RST mid-session the target serves the next "
-                + "client", Strictness.MUST, Expect.proceeds(), ctx -> {
-                    RpingClientPeer[] p = new RpingClientPeer[1];
-                    try {
-                        Observation o = RpingClientPeer.open(ctx, p);
-                        if (o == null) {
-                            o = p[0].ping();
-                        }
-                        if (o != null) {
-                            return Initiator.notReached(o);
-                        }
-                        p[0].session().reset();
-                    } finally {
-                        Initiator.close(p[0]);
-                    }
-                    return Initiator.setup(RpingClientPeer::defaultRequest).run(ctx);
-                }));
+                + "client", Strictness.MUST, Expect.proceeds(), Initiator.thenNextClient(Initiator.opened(1, (ctx, p) -> {
+                    p.session().reset();
+                    return null;
+                }))));
         l.add(c("teardown.pings.10", "RFC 5040 section 5 (a long-lived stream)", "ten pings in a row on one connection",
-                Strictness.MUST, Expect.proceeds(), ctx -> {
-                    RpingClientPeer[] p = new RpingClientPeer[1];
-                    try {
-                        Observation o = RpingClientPeer.open(ctx, p);
-                        for (int i = 0; o == null && i < 9; i++) {
-                            o = p[0].ping();
-                        }
-                        return o != null ? o : p[0].proceeds();
-                    } finally {
-                        Initiator.close(p[0]);
+                Strictness.MUST, Expect.proceeds(), Initiator.opened(0, (ctx, p) -> {
+                    Observation o = null;
+                    for (int i = 0; o == null && i < 9; i++) {
+                        o = p.ping();
                     }
-                }));
+                    return o != null ? o : p.proceeds();
+                })));
         return l;
     }
 

@@ -22,15 +22,15 @@ import java.util.function.Consumer;
 final class DdpRdmapChecker {
     private final int stream;
     private final Direction dir;
-    private final boolean siwQuirks;
+    private final io.jrnic.rdmap.TerminateDecoder.Mode terminates;
     private final Consumer<Violation> out;
     private final Map<Long, long[]> queues = new HashMap<>();  // QN -> {msn, nextMo, open(1)/closed(0)}
     private long terminatedAt = -1;
 
-    DdpRdmapChecker(int stream, Direction dir, boolean siwQuirks, Consumer<Violation> out) {
+    DdpRdmapChecker(int stream, Direction dir, io.jrnic.rdmap.TerminateDecoder.Mode terminates, Consumer<Violation> out) {
         this.stream = stream;
         this.dir = dir;
-        this.siwQuirks = siwQuirks;
+        this.terminates = terminates;
         this.out = out;
     }
 
@@ -145,7 +145,7 @@ final class DdpRdmapChecker {
                     report(Check.TERMINATE_HEADER, frame, offset, "Terminate with L=" + (DdpControl.isLast(control) ? 1 : 0)
                             + " MSN " + msn + " MO " + mo);
                 }
-                return TerminateDescriber.describe(u, at, rest, siwQuirks,
+                return TerminateDescriber.describe(u, at, rest, terminates,
                         d -> report(Check.TERMINATE_HEADER, frame, offset, d));
             case IMMEDIATE_DATA:
             case IMMEDIATE_DATA_WITH_SE:

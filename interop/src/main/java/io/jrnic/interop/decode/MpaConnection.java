@@ -87,7 +87,7 @@ final class MpaConnection {
             }
             // M in the Reply: the Responder receives markers, so Initiator-to-Responder carries them
             boolean markers = d.dir == Direction.I2R ? reply.markers() : request.markers();
-            d.checker = new DdpRdmapChecker(stream, d.dir, analyzer.options().siwQuirks(), analyzer::report);
+            d.checker = new DdpRdmapChecker(stream, d.dir, analyzer.options().terminates(), analyzer::report);
             d.decoder = new FpduDecoder(crc, markers, true, 0, listener(d, crc));
             d.fpduPosition = 0;
             for (Object[] p : d.pending) {

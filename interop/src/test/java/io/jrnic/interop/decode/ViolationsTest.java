@@ -218,6 +218,9 @@ class ViolationsTest {
         RecordingSink siw = RecordingSink.decode(f, new DecodeOptions(true, 512));
         assertEquals(List.of(), siw.violations);
         assertEquals("Terminate DDP etype 2 code 0x01 (invalid QN) M (siw layout)", siw.fpdus.get(0).info());
+        RecordingSink either = RecordingSink.decode(f, new DecodeOptions(io.jrnic.rdmap.TerminateDecoder.Mode.EITHER, 512));
+        assertEquals(List.of(), either.violations, "EITHER: the siw reading gives a known error, the RFC one does not");
+        assertEquals("Terminate DDP etype 2 code 0x01 (invalid QN) M (siw layout)", either.fpdus.get(0).info());
     }
 
     @Test

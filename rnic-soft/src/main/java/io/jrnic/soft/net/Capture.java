@@ -20,6 +20,18 @@ public final class Capture {
     private Capture() {
     }
 
+    /** The file of the n-th stream captured under {@code base}: {@code base} itself, then "-n" before its extension. */
+    public static Path nth(Path base, int n) {
+        if (n == 1) {
+            return base;
+        }
+        String name = base.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String stem = dot > 0 ? name.substring(0, dot) : name;
+        String ext = dot > 0 ? name.substring(dot) : "";
+        return base.resolveSibling(stem + "-" + n + ext);
+    }
+
     public static PcapWriteHandler handler(Path file) throws IOException {
         OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024);
         return PcapWriteHandler.builder().captureZeroByte(false).writePcapGlobalHeader(true).build(out);

@@ -10,11 +10,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,7 +24,11 @@ import java.util.function.Consumer;
 public final class SoftListener implements AutoCloseable {
     private final MpaConfig config;
     private final Consumer<PendingRequest> onRequest;
-    private final ChannelGroup children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    /**
+     * Accepted streams until they close (to close those still in set-up with the listener). A plain set: a Netty
+     * ChannelGroup needs an executor, and Netty's global one is a non-daemon thread that outlived the devices.
+     */
+    private final Set<Channel> children = ConcurrentHashMap.newKeySet();
     private volatile Channel server;
     /** Accepted streams whose Request is not answered yet, oldest first (at most {@link MpaConfig#maxPendingSetups()}). */
     private final ConcurrentLinkedDeque<Channel> pendingStreams = new ConcurrentLinkedDeque<>();
@@ -36,9 +39,14 @@ public final class SoftListener implements AutoCloseable {
     private static final io.netty.util.AttributeKey<Boolean> EVICTED =
             io.netty.util.AttributeKey.valueOf(SoftListener.class, "evicted");
 
-    SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest) {
+    /** Where accepted streams are captured (null: not), and how many were. */
+    private final java.nio.file.Path capture;
+    private final AtomicInteger captured = new AtomicInteger();
+
+    SoftListener(MpaConfig config, Consumer<PendingRequest> onRequest, java.nio.file.Path capture) {
         this.config = config;
         this.onRequest = onRequest;
+        this.capture = capture;
     }
 
     void serverChannel(Channel ch) {
@@ -101,7 +109,11 @@ public final class SoftListener implements AutoCloseable {
         return release;
     }
 
-    void initChild(SocketChannel ch) {
+    void initChild(SocketChannel ch) throws java.io.IOException {
+        if (capture != null) {
+            // first in the pipeline, before the set-up: the capture sees the stream from its first byte
+            ch.pipeline().addFirst(Capture.NAME, Capture.handler(Capture.nth(capture, captured.incrementAndGet())));
+        }
         Runnable release = admit(ch);
         PendingRequest[] req = new PendingRequest[1];
         MpaHandshakeHandler h = new MpaHandshakeHandler(new MpaResponder(config.mpa()), new MpaHandshakeHandler.Events() {
@@ -136,6 +148,7 @@ public final class SoftListener implements AutoCloseable {
         });
         ch.pipeline().addLast(MpaHandshakeHandler.NAME, h);
         children.add(ch);
+        ch.closeFuture().addListener(f -> children.remove(ch));
     }
 
     /** Stops listening; streams still in MPA set-up are closed. */

@@ -107,13 +107,22 @@ public final class SoftTransport implements AutoCloseable {
     /** Listens on {@code local} (port 0: ephemeral); every valid MPA Request goes to {@code onRequest}. */
     public SoftListener listen(InetSocketAddress local, MpaConfig config, Consumer<PendingRequest> onRequest)
             throws InterruptedException {
-        SoftListener listener = new SoftListener(config, onRequest);
+        return listen(local, config, onRequest, null);
+    }
+
+    /**
+     * As {@link #listen(InetSocketAddress, MpaConfig, Consumer)}, writing a pcap of every accepted stream (may be
+     * null): the first to {@code capture}, the n-th to it with "-n" before the extension ({@link Capture#nth}).
+     */
+    public SoftListener listen(InetSocketAddress local, MpaConfig config, Consumer<PendingRequest> onRequest,
+                               java.nio.file.Path capture) throws InterruptedException {
+        SoftListener listener = new SoftListener(config, onRequest, capture);
         ServerBootstrap b = new ServerBootstrap().group(group).channel(serverClass)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
-                    protected void initChannel(SocketChannel ch) {
+                    protected void initChannel(SocketChannel ch) throws java.io.IOException {
                         ch.config().setRecvByteBufAllocator(new LoopReadGate());
                         listener.initChild(ch);
                     }
