@@ -134,6 +134,11 @@ public final class QpEngine {
         return rxInPlace == r && state == QpState.RTS && !rxStopped && binding.firstFpdusExchanged();
     }
 
+    /** Whether {@code ch} is the stream this QP is bound to now (not a previous one it was reset from). */
+    boolean boundTo(Channel ch) {
+        return channel == ch;
+    }
+
     /** A polling thread may read the stream in place through this, or null. */
     ReceiveInPlace rxInPlace() {
         return rxInPlace;

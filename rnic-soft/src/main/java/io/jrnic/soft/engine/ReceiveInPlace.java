@@ -104,7 +104,7 @@ final class ReceiveInPlace {
                 // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
                 // closes the stream holding the lock, so no other in-place read or write meets the closed socket
                 qp.counters.inc(Counter.RX_IN_PLACE_FAILURES);
-                loop.execute(qp.teardown::streamLost);
+                loop.execute(() -> qp.teardown.streamLost(ch));
                 return false;
             }
             if (n == NOTHING) {

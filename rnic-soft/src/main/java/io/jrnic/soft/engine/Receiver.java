@@ -79,7 +79,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         ByteBuf in = (ByteBuf) msg;
         qp.lock.lock();
         try {
-            if (!qp.rxStopped()) {
+            if (!qp.rxStopped() && qp.boundTo(ctx.channel())) { // a previous stream's late bytes are dropped
                 feed(in);
             }
         } finally {
@@ -91,13 +91,15 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        qp.readComplete();
+        if (qp.boundTo(ctx.channel())) {
+            qp.readComplete();
+        }
         ctx.fireChannelReadComplete();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable()) {
+        if (ctx.channel().isWritable() && qp.boundTo(ctx.channel())) {
             qp.writable();
         }
         ctx.fireChannelWritabilityChanged();
@@ -105,14 +107,14 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        qp.teardown.channelInactive(decoder.partialFpduOctets() > 0);
+        qp.teardown.channelInactive(ctx.channel(), decoder.partialFpduOctets() > 0);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // reset or I/O error: the stream is lost (RFC 5044 section 8, LLP 0x01)
-        qp.teardown.streamLost();
+        qp.teardown.streamLost(ctx.channel());
     }
 
     /**
@@ -123,9 +125,9 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
-            qp.teardown.inputEnded();
+            qp.teardown.inputEnded(ctx.channel());
         } else if (evt instanceof ChannelOutputShutdownEvent) {
-            qp.teardown.outputShut();
+            qp.teardown.outputShut(ctx.channel());
         }
         ctx.fireUserEventTriggered(evt);
     }

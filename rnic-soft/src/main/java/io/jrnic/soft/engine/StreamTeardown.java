@@ -129,31 +129,41 @@ final class StreamTeardown {
         }
     }
 
+    /*
+     * The events below come from a stream's own Receiver. A QP that was reset and bound to a new stream may still hear
+     * from its previous one (a late FIN, the Terminate timer's close): that stream is closed, the QP is not touched.
+     */
+
     /** The stream failed (reset, read or write error): an LLP error (RFC 5044 section 8); closed by the owner. On the loop. */
-    void streamLost() {
+    void streamLost(io.netty.channel.Channel ch) {
         qp.locked(() -> {
-            qp.markLlpFailed();
-            qp.channel.close();
+            if (qp.boundTo(ch)) {
+                qp.markLlpFailed();
+            }
+            ch.close();
         });
     }
 
     /** The peer's FIN shut the input (half-closure on): the stream closes (RFC 5040 section 6.2). On the loop. */
-    void inputEnded() {
-        qp.locked(qp.channel::close);
+    void inputEnded(io.netty.channel.Channel ch) {
+        qp.locked(ch::close);
     }
 
     /** The output was shut: a failed write (an LLP error) unless the engine shut it itself (FIN after a Terminate). */
-    void outputShut() {
+    void outputShut(io.netty.channel.Channel ch) {
         qp.locked(() -> {
-            if (!outputShutRequested) {
-                streamLost();
+            if (!qp.boundTo(ch) || !outputShutRequested) {
+                streamLost(ch);
             }
         });
     }
 
     /** The channel became inactive: the stream's end, an LLP error if it ended inside an FPDU. On the loop. */
-    void channelInactive(boolean endedInsideFpdu) {
+    void channelInactive(io.netty.channel.Channel ch, boolean endedInsideFpdu) {
         qp.locked(() -> {
+            if (!qp.boundTo(ch)) {
+                return; // a previous stream's end: the QP was reset and bound anew
+            }
             if (endedInsideFpdu && !qp.rxStopped()) {
                 qp.markLlpFailed(); // octets were lost, not an orderly close
             }
