@@ -18,29 +18,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * section 7.1), {@link StreamTeardown} the Terminate, close and flush rules (RFC 5040 sections 6.2 and 7),
  * {@link ReceiveInPlace} a polling thread's reads. Posting is thread-safe (many threads).
  *
- * <p>One lock, {@link #lock}, guards all engine state (both queues, the ORD/IRD queues, the Transmitter and the
- * Receiver, the fields of StreamBinding and StreamTeardown): the event loop of the stream the QP is bound to holds
- * it while it runs the QP (reads, writability, timers, tasks), and a posting thread that finds the QP idle takes it
- * with {@code tryLock} to transmit in place ({@link #kick()}): the message goes from the poster straight into the
- * socket, without waking the loop; a polling thread takes it the same way to receive in place. Only the event loop
- * ever waits for the lock, so no thread can deadlock on it.
+ * <p>The QP's owner (spec-notes/engine.md): whoever holds {@link #lock}, its ownership token, does all of the QP's work
+ * and nobody else touches its state. The event loop of the stream the QP is bound to holds it while it runs the QP
+ * (reads, writability, timers, tasks); a posting thread that finds the QP idle takes it with {@code tryLock} to
+ * transmit in place ({@link QpInbox#kick()}), a polling thread the same way to receive in place. Only the event loop
+ * ever waits for it, so no thread can deadlock on it. This class alone writes the QP's state
+ * ({@code EngineOwnershipRuleTest}).
  */
 public final class QpEngine {
-    /** Receives an SRQ QP holds at most (taken when their message starts; untagged messages never interleave). */
-    static final int SRQ_WINDOW = 4;
-    /**
-     * The event loop's read sizes (adaptive between these; the first reads, the MPA set-up frames, are small, and a
-     * busy stream's reads grow within a few reads to the maximum). 1 MiB rather than 256 KiB: a loop that receives
-     * a bulk stream alone (RDMA WRITE: nobody polls on the target) drains more per wake-up; measured +20-35% WRITE
-     * 64 KiB bandwidth, READ and SEND unchanged (README, "Receive in place"). Once a QP that receives in place is
-     * bound, the loop reads into its thread's reused buffer ({@link LoopReadGate}).
-     */
-    static final int RECV_MIN = 512;
-    static final int RECV_INITIAL = 2048;
-    static final int RECV_MAX = 1024 * 1024;
-    /** A polling thread's read buffer ({@link ReceiveInPlace}; one per thread, kept). */
-    static final int IN_PLACE_READ_MAX = 256 * 1024;
-
     final MemoryTable table;
     final long pdId;
     final QpListener listener;

@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  * turn it off.
  */
 final class ReceiveInPlace {
+    /** A polling thread's read buffer (one per thread, kept). */
+    static final int IN_PLACE_READ_MAX = 256 * 1024;
     /**
      * One read buffer per polling thread, 256 KiB (the decoder copies what it keeps; a poller reads again soon):
      * a JDK direct buffer, so its memory goes with the thread (its Cleaner), not with a release nobody would call.
@@ -26,7 +28,7 @@ final class ReceiveInPlace {
 
     /** A polling thread's read buffer; busy while its bytes are fed (a callback that polls again reads nothing). */
     private static final class ReadBuffer {
-        final ByteBuf buf = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(QpEngine.IN_PLACE_READ_MAX));
+        final ByteBuf buf = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(IN_PLACE_READ_MAX));
         boolean busy;
     }
 

@@ -9,10 +9,12 @@ import java.util.Queue;
  * A QP's receive queue (QN 0): receives posted by any thread wait in a lock-free bounded queue; the engine moves
  * them, in posting order, into a ring of at most {@code depth} entries and into the DDP untagged receiver, whose
  * buffer ids are the ring's sequence numbers, so that message MSN n consumes the n-th receive (RFC 5041 section
- * 5.3). With an SRQ the ring holds at most {@link QpEngine#SRQ_WINDOW} receives, each taken from the SRQ when its
+ * 5.3). With an SRQ the ring holds at most {@link #SRQ_WINDOW} receives, each taken from the SRQ when its
  * message starts. Everything but {@link #offer} runs under the QP's lock.
  */
 final class ReceiveQueue {
+    /** Receives an SRQ QP holds at most (taken when their message starts; untagged messages never interleave). */
+    static final int SRQ_WINDOW = 4;
     private final Queue<RqEntry> incoming;
     /** Receives shared with other QPs (FIFO, thread-safe), or null. */
     private final Queue<RqEntry> srq;
@@ -25,7 +27,7 @@ final class ReceiveQueue {
 
     ReceiveQueue(int postDepth, Queue<RqEntry> srq) {
         this.srq = srq;
-        this.depth = srq != null ? QpEngine.SRQ_WINDOW : Math.max(1, postDepth);
+        this.depth = srq != null ? SRQ_WINDOW : Math.max(1, postDepth);
         this.ring = new RqEntry[depth];
         this.incoming = PlatformDependent.newFixedMpscQueue(Math.max(2, postDepth));
         this.untagged = new UntaggedReceiver(1, depth);

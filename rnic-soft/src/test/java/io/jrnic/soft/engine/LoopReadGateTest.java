@@ -58,7 +58,7 @@ class LoopReadGateTest {
 
         gate.attach(new ReentrantLock());
         ByteBuf first = announce();
-        assertEquals(QpEngine.RECV_MAX, first.writableBytes(), "the whole buffer, empty");
+        assertEquals(LoopReadGate.RECV_MAX, first.writableBytes(), "the whole buffer, empty");
         first.writeInt(7);
         gate.fed();
         first.release(); // as the Receiver does after feeding it
