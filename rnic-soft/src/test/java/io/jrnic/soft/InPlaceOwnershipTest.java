@@ -10,7 +10,6 @@ import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
-import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.Epoll;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
@@ -27,22 +26,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class InPlaceOwnershipTest {
     private static final int SIZE = 64;
-
-    /** Holds {@code loop} busy until the returned latch is counted down (at most 40 s); waits until it is. */
-    private static CountDownLatch hold(EventLoop loop) throws InterruptedException {
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        loop.execute(() -> {
-            held.countDown();
-            try {
-                release.await(40, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        held.await();
-        return release;
-    }
 
     /** Polls {@code side}'s CQ for one completion for up to 10 s (the loop is still held then), else fails. */
     private static Completion pollWhileHeld(SoftPair.Side side) {
@@ -70,7 +53,7 @@ class InPlaceOwnershipTest {
             p.a.qp.postSend(SendWr.send().id(1).local(src.sge()));
             p.b.awaitOne(); // the first FPDUs exchanged: B's pollers may read in place from now on
             p.b.qp.postRecv(RecvWr.of(2, dst.sge()));
-            CountDownLatch release = hold(SoftPair.engineOf(p.b.qp).channel().eventLoop());
+            CountDownLatch release = SoftPair.holdLoop(SoftPair.engineOf(p.b.qp).channel().eventLoop());
             try {
                 p.a.qp.postSend(SendWr.send().id(2).local(src.sge()));
                 Completion c = pollWhileHeld(p.b); // only an in-place read can find the message
@@ -99,7 +82,7 @@ class InPlaceOwnershipTest {
             p.a.qp.postSend(SendWr.send().id(1).local(src.sge()).signaled());
             p.a.awaitOne();
             p.b.awaitOne();
-            CountDownLatch release = hold(SoftPair.engineOf(p.a.qp).channel().eventLoop());
+            CountDownLatch release = SoftPair.holdLoop(SoftPair.engineOf(p.a.qp).channel().eventLoop());
             try {
                 p.a.qp.postSend(SendWr.send().id(2).local(src.sge()).signaled());
                 Completion c = pollWhileHeld(p.b); // B's loop is free: the message left A without A's loop

@@ -142,4 +142,23 @@ final class SoftPair implements AutoCloseable {
         a.close();
         b.close();
     }
+
+    /**
+     * Holds {@code loop} busy with a task until the returned latch is counted down (at most 40 s), so that a test can
+     * see what other threads do while the QP's event loop cannot run; returns once the loop is held.
+     */
+    static java.util.concurrent.CountDownLatch holdLoop(io.netty.channel.EventLoop loop) throws InterruptedException {
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        loop.execute(() -> {
+            held.countDown();
+            try {
+                release.await(40, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        held.await();
+        return release;
+    }
 }

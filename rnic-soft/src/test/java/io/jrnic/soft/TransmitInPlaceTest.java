@@ -107,7 +107,7 @@ class TransmitInPlaceTest {
     }
 
     /**
-     * A peer that stops reading for a while (the proxy stalls for 700 ms after 256 KiB): posts written in place
+     * A peer that stops reading for a while (the proxy stalls for 3 s after 256 KiB, while A's loop is held so that the poster alone writes): posts written in place
      * fill the socket, the rest of the last one is handed to the event loop, later posts queue behind it; after the
      * stall every Write completes, the bytes land where they belong, and no FPDU was torn or reordered (that would
      * be a CRC error and a Terminate).
@@ -129,12 +129,21 @@ class TransmitInPlaceTest {
             Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
             l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
             try (FaultProxy proxy = FaultProxy.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    l.localAddress(), FaultPlan.of(1).withStall(256 << 10, 700))) {
+                    l.localAddress(), FaultPlan.of(1).withStall(256 << 10, 3000))) {
                 a.cm.connect(proxy.address(), a.qp, ConnectOptions.defaults()).get(10, TimeUnit.SECONDS);
                 int posted = 0;
                 int done = 0;
                 Completion[] batch = Completion.array(64);
+                // A's loop is held until the first hand-over: until then only the poster writes (in place), so the
+                // stalled socket refuses one of its writes whatever else the machine is doing
+                java.util.concurrent.CountDownLatch release =
+                        SoftPair.holdLoop(SoftPair.engineOf(a.qp).channel().eventLoop());
+                long holdEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (posted < rounds * chunks) {
+                    if (release.getCount() > 0 && (System.nanoTime() > holdEnd
+                            || a.dev.stats().counter("txInPlaceHandovers") > 0)) {
+                        release.countDown();
+                    }
                     if (posted - done < SoftPair.DEPTH - 1) {
                         int k = posted % chunks;
                         a.qp.postSend(SendWr.rdmaWrite().id(posted).local(src.sge(k * chunk, chunk))
@@ -149,6 +158,7 @@ class TransmitInPlaceTest {
                     }
                     done += n;
                 }
+                release.countDown();
                 for (Completion c : a.await(posted - done)) {
                     assertEquals(CompletionStatus.SUCCESS, c.status(), "write " + c.id());
                 }
