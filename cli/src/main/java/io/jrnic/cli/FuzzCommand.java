@@ -83,6 +83,9 @@ public final class FuzzCommand implements Callable<Integer> {
             + "spend per finding (default 40)") int isolateTries;
     @Option(names = "--follow-max", paramLabel = "N", defaultValue = "8", description = "valid executions at most after a "
             + "replayed execution (default 8)") int followMax;
+    @Option(names = "--settle-ms", paramLabel = "MS", defaultValue = "2000", description = "after a replay that left the "
+            + "target alive, how long to keep polling --hook-crashed (a kernel worker's oops comes late; default 2000)")
+    long settleMs;
     @Option(names = "--replay", paramLabel = "FILE", description = "send a reproducer (one execution or a sequence) once "
             + "and report") Path replay;
     @Option(names = "--candidate", paramLabel = "K", description = "with --replay FILE: write the K-th reduction "
@@ -118,7 +121,7 @@ public final class FuzzCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Fuzzer fuzzer = new Fuzzer(opts, role, hooks, dir, Duration.ofMillis(watchMs), o)
                 .searching(new CulpritSearch.Options(windowSeconds, window, isolateTries, followMax,
-                        minimize ? minimizeTries : 0), hookBefore != null);
+                        minimize ? minimizeTries : 0, hookCrashed == null ? 0 : settleMs), hookBefore != null);
         if (replay != null) {
             return replay(fuzzer, role, dir, o, err);
         }

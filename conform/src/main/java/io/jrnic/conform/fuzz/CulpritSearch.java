@@ -28,14 +28,21 @@ public final class CulpritSearch {
      * @param maxTrials     replays the search may spend (the minimiser has its own)
      * @param maxFollow     valid executions at most after a replayed execution
      * @param minimizeTries minimiser trials (0: no minimisation)
+     * @param settleMillis  after a replay that left the target alive, how long to keep polling the crash hook
+     *                      (an oops in a kernel worker comes a moment late)
      */
-    public record Options(long windowSeconds, int windowMax, int maxTrials, int maxFollow, int minimizeTries) {
+    public record Options(long windowSeconds, int windowMax, int maxTrials, int maxFollow, int minimizeTries,
+                          long settleMillis) {
         public static Options defaults() {
-            return new Options(30, 200, 40, 8, 0);
+            return new Options(30, 200, 40, 8, 0, 2000);
         }
 
         public Options withMinimize(int tries) {
-            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, tries);
+            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, tries, settleMillis);
+        }
+
+        public Options withSettle(long millis) {
+            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, minimizeTries, millis);
         }
     }
 

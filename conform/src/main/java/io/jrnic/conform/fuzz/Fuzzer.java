@@ -34,7 +34,7 @@ public final class Fuzzer {
     public record Finding(long execution, long millis, String how, CulpritSearch.Result result) {
     }
 
-    /** What a run did. */
+    /** What a run did: {@code millis} is the time spent fuzzing (culprit searches excluded). */
     public record Stats(long executions, long millis, Map<Observation.Kind, Long> outcomes, List<Finding> findings) {
         public double perSecond() {
             return millis == 0 ? 0 : executions * 1000.0 / millis;
@@ -103,6 +103,7 @@ public final class Fuzzer {
         long deadline = t0 + maxTime.toNanos();
         long n = 0;
         long lastReport = t0;
+        long searching = 0;
         Recording lastRec = null;
         try (Runner r0 = runners.open(); CrashWatch w = new CrashWatch(target, POLL)) {
             runner = r0;
@@ -136,18 +137,21 @@ public final class Fuzzer {
                     break;
                 }
                 if (dead != null) {
-                    long ms = (System.nanoTime() - t0) / 1_000_000L;
+                    long ms = (System.nanoTime() - t0 - searching) / 1_000_000L;
                     Path dir = Files.createDirectories(out.resolve("finding-" + (findings.size() + 1)));
                     writePcap(List.of(lastRec), dir.resolve("last.pcap"));
                     log.printf("FINDING %d at execution %d, %.1f s: %s%n  searching the culprit among executions %d..%d%n",
                             findings.size() + 1, n, ms / 1000.0, dead, window.peekFirst().execution(),
                             window.peekLast().execution());
                     log.flush();
+                    long s0 = System.nanoTime();
                     List<Reproducer.Step> steps = window.stream().map(e -> new Reproducer.Step(e.execution(), e.input()))
                             .toList();
                     CulpritSearch.Result res = new CulpritSearch((rep, label) -> trial(rep, dir.resolve(label + ".pcap")),
                             search, base, log).search(steps, n, freshTargets, dir);
                     findings.add(new Finding(n, ms, dead, res));
+                    searching += System.nanoTime() - s0;
+                    deadline += System.nanoTime() - s0;   // --seconds caps the fuzzing, not the search
                     log.printf("FINDING %d: %s: %s%n", findings.size(), res.summary(), res.file());
                     log.flush();
                     if (!freshTargets) {
@@ -170,7 +174,7 @@ public final class Fuzzer {
             runner = null;
             watch = null;
         }
-        return new Stats(n, (System.nanoTime() - t0) / 1_000_000L, outcomes, findings);
+        return new Stats(n, (System.nanoTime() - t0 - searching) / 1_000_000L, outcomes, findings);
     }
 
     /** Keeps the executions of the last {@code windowSeconds} (and the one running at that bound), at most windowMax. */
@@ -267,6 +271,14 @@ public final class Fuzzer {
                 if (dead == null) {
                     dead = target.health();
                 }
+                if (dead != null) {
+                    return new Replay(observed, dead);
+                }
+            }
+            long until = System.nanoTime() + search.settleMillis() * 1_000_000L;
+            while (System.nanoTime() < until) {
+                Thread.sleep(100);
+                String dead = watch.check();
                 if (dead != null) {
                     return new Replay(observed, dead);
                 }

@@ -37,7 +37,7 @@ class CulpritSearchTest {
     private Fuzzer fuzzer(FakeTarget t, boolean fresh, int minimize) {
         ConformOptions o = ConformOptions.initiator(new InetSocketAddress("127.0.0.1", 1));
         return new Fuzzer(o, Role.RESPONDER, t, out, new PrintWriter(log), () -> t)
-                .searching(CulpritSearch.Options.defaults().withMinimize(minimize), fresh);
+                .searching(CulpritSearch.Options.defaults().withMinimize(minimize).withSettle(0), fresh);
     }
 
     @Test
