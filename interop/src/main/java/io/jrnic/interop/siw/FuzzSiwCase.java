@@ -107,7 +107,6 @@ public final class FuzzSiwCase implements SiwCase {
         if (!summary.startsWith("not reproduced")) {
             // the saved reproducer on one more fresh guest, replayed as a user would
             guest.reboot();
-            startClients(guest);
             List<String> replay = new ArrayList<>(jrnic);
             replay.addAll(List.of("fuzz", "--serve", String.valueOf(PORT), "--replay", file.toString(), "--timeout", "2",
                     "--connect-wait", "15", "--out", dir.toString(), "--hook-health", health(guest), "--hook-crashed",
