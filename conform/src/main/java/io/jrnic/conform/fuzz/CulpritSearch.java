@@ -91,27 +91,47 @@ public final class CulpritSearch {
         if (!freshTargets) {
             return notReproduced(all, windowFile, "not searched: no --hook-before to bring a fresh target");
         }
-        // keep enough replays for the sequence and its bisection
-        int singles = window.size() == 1 ? options.maxTrials()
-                : options.maxTrials() - 1 - (32 - Integer.numberOfLeadingZeros(window.size()));
-        for (int i = window.size() - 1; i >= 0 && trials < singles; i--) {
-            Reproducer.Step s = window.get(i);
-            int follow = (int) Math.max(1, Math.min(options.maxFollow(), signalled - s.execution()));
-            Reproducer one = Reproducer.single(s.execution(), s.input(), follow);
-            String e = attempt(one);
-            if (e != null) {
-                return culprit(one, e, dir);
+        // the newest executions alone first, keeping some replays (at most half) for the sequence and its bisection
+        int reserve = window.size() == 1 ? 0
+                : Math.min(options.maxTrials() / 2, 1 + (32 - Integer.numberOfLeadingZeros(window.size() - 1)));
+        int lastAloneTried = window.size();
+        for (int i = window.size() - 1; i >= 0 && trials < options.maxTrials() - reserve; i--) {
+            Result r = alone(window.get(i), signalled, dir);
+            if (r != null) {
+                return r;
             }
+            lastAloneTried = i;
         }
-        if (window.size() > 1 && trials < options.maxTrials()) {
+        if (window.size() == 1 && lastAloneTried == 0) {
+            return notReproduced(all, windowFile, "the execution did not crash a fresh target");
+        }
+        if (trials < options.maxTrials()) {
             String e = attempt(all);
             if (e != null) {
-                return sequence(window, e, dir);
+                return sequence(window, lastAloneTried < window.size() ? window.size() - 1 : window.size(), e, dir);
             }
-            return notReproduced(all, windowFile, "no execution of the window crashed a fresh target, alone or in sequence");
+            // no sequence to bisect: the replays kept for it go to older executions alone
+            for (int i = lastAloneTried - 1; i >= 0 && trials < options.maxTrials(); i--) {
+                Result r = alone(window.get(i), signalled, dir);
+                if (r != null) {
+                    return r;
+                }
+                lastAloneTried = i;
+            }
+            return notReproduced(all, windowFile, lastAloneTried == 0 ? "no execution of the window crashed a fresh target,"
+                    + " alone or in sequence" : lastAloneTried == window.size() ? "the window as a sequence did not crash a "
+                    + "fresh target" : "neither executions " + window.get(lastAloneTried).execution() + ".."
+                    + window.get(window.size() - 1).execution() + " alone nor the window as a sequence crashed a fresh target");
         }
-        return notReproduced(all, windowFile, trials >= options.maxTrials() ? "no culprit within " + options.maxTrials()
-                + " replays" : "the execution did not crash a fresh target");
+        return notReproduced(all, windowFile, "no culprit within " + options.maxTrials() + " replays");
+    }
+
+    /** One execution alone, followed by as many valid ones as followed it in the run: the culprit, or null. */
+    private Result alone(Reproducer.Step s, long signalled, Path dir) throws Exception {
+        int follow = (int) Math.max(1, Math.min(options.maxFollow(), signalled - s.execution()));
+        Reproducer one = Reproducer.single(s.execution(), s.input(), follow);
+        String e = attempt(one);
+        return e == null ? null : culprit(one, e, dir);
     }
 
     private String attempt(Reproducer r) throws Exception {
@@ -140,10 +160,12 @@ public final class CulpritSearch {
                 evidence, null);
     }
 
-    /** The whole window crashes: move its start forward (bisection) while it still crashes. */
-    private Result sequence(List<Reproducer.Step> window, String evidence, Path dir) throws Exception {
+    /**
+     * The whole window crashes: move its start forward (bisection) while it still crashes; from {@code bad} on
+     * it is known not to (the last execution alone, or the empty sequence).
+     */
+    private Result sequence(List<Reproducer.Step> window, int bad, String evidence, Path dir) throws Exception {
         int good = 0;
-        int bad = window.size() - 1;   // the last alone did not crash
         while (bad - good > 1 && trials < options.maxTrials()) {
             int mid = (good + bad) >>> 1;
             String e = attempt(new Reproducer(window.subList(mid, window.size()), 1));
@@ -153,6 +175,10 @@ public final class CulpritSearch {
             } else {
                 bad = mid;
             }
+        }
+        if (good == window.size() - 1) {   // the last alone (it was not tried alone before)
+            Reproducer.Step s = window.get(good);
+            return culprit(Reproducer.single(s.execution(), s.input(), 1), evidence, dir);
         }
         Reproducer seq = new Reproducer(window.subList(good, window.size()), 1);
         Path file = dir.resolve("sequence.repro");

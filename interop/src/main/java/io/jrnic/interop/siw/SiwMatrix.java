@@ -98,7 +98,7 @@ public final class SiwMatrix {
                 GuestConfig.params("mpa_crc_required=1"), false, with(skipCrashers(), CRC_REPLY), jrnic));
         cases.add(crash("mpa.reply.pd.257", jrnic));
         cases.add(crash("mpa.reply.h-without-words", jrnic));
-        cases.add(new FuzzSiwCase("fuzz-responder-stock", 150, 1, false, FUZZ_ISOLATE_TRIES, jrnic));
+        cases.add(new FuzzSiwCase("fuzz-responder-stock", 150, 1, false, FUZZ_CI_ISOLATE_TRIES, jrnic));
         for (long seed : fuzzSeeds()) {
             cases.add(fuzzSeed(seed, jrnic));
         }
@@ -135,8 +135,9 @@ public final class SiwMatrix {
         return cases;
     }
 
-    /** Replays the siw fuzz cases' culprit search may spend (each a guest reboot). */
-    static final int FUZZ_ISOLATE_TRIES = 8;
+    /** Replays the siw fuzz cases' culprit search may spend (each a guest reboot, about 10 s): in CI, and by name. */
+    static final int FUZZ_CI_ISOLATE_TRIES = 4;
+    static final int FUZZ_ISOLATE_TRIES = 10;
     /** The other seeds of the siw fuzz case (issue 25): by name ({@code fuzz-responder-seed-N}), or in the default
      *  run with {@code -Djrnic.siw.fuzzSeeds=7,13} (each costs a few minutes of guest boots). */
     static final List<Long> FUZZ_MORE_SEEDS = List.of(7L, 13L);
