@@ -150,14 +150,15 @@ public final class Fuzzer {
                     CulpritSearch.Result res = new CulpritSearch((rep, label) -> trial(rep, dir.resolve(label + ".pcap")),
                             search, base, log).search(steps, n, freshTargets, dir);
                     findings.add(new Finding(n, ms, dead, res));
-                    searching += System.nanoTime() - s0;
-                    deadline += System.nanoTime() - s0;   // --seconds caps the fuzzing, not the search
                     log.printf("FINDING %d: %s: %s%n", findings.size(), res.summary(), res.file());
                     log.flush();
-                    if (!freshTargets) {
+                    if (!freshTargets || findings.size() >= maxFindings || n >= maxExecutions) {
+                        searching += System.nanoTime() - s0;
                         break;
                     }
-                    fresh();
+                    fresh();   // the run goes on
+                    searching += System.nanoTime() - s0;
+                    deadline += System.nanoTime() - s0;   // --seconds caps the fuzzing, not the search
                     window.clear();
                     lastRec = null;
                     continue;
