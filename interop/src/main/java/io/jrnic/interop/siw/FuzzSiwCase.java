@@ -102,7 +102,10 @@ public final class FuzzSiwCase implements SiwCase {
         }
         String summary = f.group(4);
         Path file = Path.of(f.group(6));
-        String detail = "crash signal at execution " + f.group(1) + " after " + f.group(2) + " s (" + f.group(3) + "); "
+        Path first = dir.resolve("console-1.txt");
+        String oopsRun = Files.exists(first) ? ConformSiwCase.oopsLines(Files.readString(first,
+                java.nio.charset.StandardCharsets.ISO_8859_1)) : f.group(3);
+        String detail = "crash signal at execution " + f.group(1) + " after " + f.group(2) + " s (" + oopsRun + "); "
                 + runs + "; " + summary + " after " + f.group(5) + " replays (" + reboots + " reboots)";
         if (!summary.startsWith("not reproduced")) {
             // the saved reproducer on one more fresh guest, replayed as a user would

@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Fresh guests for a host process's {@code --hook-before}: the hook creates {@code reboot.req} and waits for
  * {@code reboot.done}; this watcher reboots the guest in place ({@link SiwGuest#reboot}), restarts what the
- * guest side needs, and answers. The first request stops the case's capture (the fuzz run's traffic).
+ * guest side needs, and answers. The first request stops the case's capture (the fuzz run's traffic); the
+ * console of each guest that goes is kept as {@code console-N.txt} (1: the run's crash).
  */
 final class Reboots implements AutoCloseable {
     /** What runs in the guest after each reboot (the rping clients). */
@@ -35,6 +36,9 @@ final class Reboots implements AutoCloseable {
                                 capture.abandon();   // a crashed guest may not hand its capture over
                             }
                         }
+                        // the console of the guest that goes (the first: the run's crash), kept for the report
+                        Files.writeString(dir.resolve("console-" + (count.get() + 1) + ".txt"), guest.consoleText(),
+                                java.nio.charset.StandardCharsets.ISO_8859_1);
                         guest.reboot();
                         side.start();
                         count.incrementAndGet();
