@@ -101,6 +101,20 @@ class CulpritSearchTest {
     }
 
     @Test
+    void afterAFindingTheRunGoesOnOnAFreshTargetWithAFreshWindow() throws Exception {
+        FakeTarget t = new FakeTarget(ANY, LONG_PD, 1, false);
+        Fuzzer.Stats s = fuzzer(t, true, 0).run(1, 2000, Duration.ofSeconds(60), 2);
+        assertEquals(2, s.findings().size(), log.toString());
+        Fuzzer.Finding first = s.findings().get(0);
+        Fuzzer.Finding second = s.findings().get(1);
+        assertEquals(CulpritSearch.Verdict.EXECUTION, second.result().verdict(), log.toString());
+        long culprit = second.result().reproducer().steps().get(0).execution();
+        assertTrue(culprit > first.execution() && culprit < second.execution(), log.toString());
+        Reproducer window = Reproducer.read(out.resolve("finding-2/window.repro"));
+        assertEquals(first.execution() + 1, window.steps().get(0).execution());
+    }
+
+    @Test
     void withoutABeforeHookNothingIsBlamedAndTheRunStops() throws Exception {
         FakeTarget t = new FakeTarget(ANY, LONG_PD, 1, false);
         Fuzzer.Stats s = fuzzer(t, false, 0).run(1, 500, Duration.ofSeconds(60), 3);
