@@ -88,6 +88,9 @@ public final class FuzzCommand implements Callable<Integer> {
             + "(default 200)") int window;
     @Option(names = "--isolate-tries", paramLabel = "N", defaultValue = "40", description = "replays the culprit search may "
             + "spend per finding (default 40)") int isolateTries;
+    @Option(names = "--isolate-repeat", paramLabel = "R", defaultValue = "1", description = "replays of each execution "
+            + "alone (and of the window as a sequence) before it counts as not crashing, for crashes that come back only "
+            + "sometimes (default 1)") int isolateRepeat;
     @Option(names = "--follow-max", paramLabel = "N", defaultValue = "8", description = "valid executions at most after a "
             + "replayed execution (default 8)") int followMax;
     @Option(names = "--settle-ms", paramLabel = "MS", defaultValue = "2000", description = "after a replay that left the "
@@ -128,7 +131,7 @@ public final class FuzzCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Fuzzer fuzzer = new Fuzzer(opts, role, hooks, dir, Duration.ofMillis(watchMs), o)
                 .searching(new CulpritSearch.Options(windowSeconds, window, isolateTries, followMax,
-                        minimize ? minimizeTries : 0, hookCrashed == null ? 0 : settleMs), hookBefore != null);
+                        minimize ? minimizeTries : 0, hookCrashed == null ? 0 : settleMs, isolateRepeat), hookBefore != null);
         if (replay != null) {
             return replay(fuzzer, role, dir, o, err);
         }

@@ -30,19 +30,25 @@ public final class CulpritSearch {
      * @param minimizeTries minimiser trials (0: no minimisation)
      * @param settleMillis  after a replay that left the target alive, how long to keep polling the crash hook
      *                      (an oops in a kernel worker comes a moment late)
+     * @param repeat        replays of each execution alone, and of the window as a sequence, before it counts as
+     *                      not crashing (a crash that comes back one time in two)
      */
     public record Options(long windowSeconds, int windowMax, int maxTrials, int maxFollow, int minimizeTries,
-                          long settleMillis) {
+                          long settleMillis, int repeat) {
         public static Options defaults() {
-            return new Options(30, 200, 40, 8, 0, 2000);
+            return new Options(30, 200, 40, 8, 0, 2000, 1);
         }
 
         public Options withMinimize(int tries) {
-            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, tries, settleMillis);
+            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, tries, settleMillis, repeat);
         }
 
         public Options withSettle(long millis) {
-            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, minimizeTries, millis);
+            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, minimizeTries, millis, repeat);
+        }
+
+        public Options withRepeat(int times) {
+            return new Options(windowSeconds, windowMax, maxTrials, maxFollow, minimizeTries, settleMillis, times);
         }
     }
 
@@ -93,7 +99,7 @@ public final class CulpritSearch {
         }
         // the newest executions alone first, keeping some replays (at most half) for the sequence and its bisection
         int reserve = window.size() == 1 ? 0
-                : Math.min(options.maxTrials() / 2, 1 + (32 - Integer.numberOfLeadingZeros(window.size() - 1)));
+                : Math.min(options.maxTrials() / 2, options.repeat() + (32 - Integer.numberOfLeadingZeros(window.size() - 1)));
         int lastAloneTried = window.size();
         for (int i = window.size() - 1; i >= 0 && trials < options.maxTrials() - reserve; i--) {
             Result r = alone(window.get(i), signalled, dir);
@@ -106,7 +112,10 @@ public final class CulpritSearch {
             return notReproduced(all, windowFile, "the execution did not crash a fresh target");
         }
         if (trials < options.maxTrials()) {
-            String e = attempt(all);
+            String e = null;
+            for (int k = 0; k < options.repeat() && e == null && trials < options.maxTrials(); k++) {
+                e = attempt(all);
+            }
             if (e != null) {
                 return sequence(window, lastAloneTried < window.size() ? window.size() - 1 : window.size(), e, dir);
             }
@@ -130,8 +139,13 @@ public final class CulpritSearch {
     private Result alone(Reproducer.Step s, long signalled, Path dir) throws Exception {
         int follow = (int) Math.max(1, Math.min(options.maxFollow(), signalled - s.execution()));
         Reproducer one = Reproducer.single(s.execution(), s.input(), follow);
-        String e = attempt(one);
-        return e == null ? null : culprit(one, e, dir);
+        for (int k = 0; k < options.repeat() && trials < options.maxTrials(); k++) {
+            String e = attempt(one);
+            if (e != null) {
+                return culprit(one, e, dir);
+            }
+        }
+        return null;
     }
 
     private String attempt(Reproducer r) throws Exception {

@@ -35,9 +35,24 @@ class CulpritSearchTest {
     private final StringWriter log = new StringWriter();
 
     private Fuzzer fuzzer(FakeTarget t, boolean fresh, int minimize) {
+        return fuzzer(t, fresh, CulpritSearch.Options.defaults().withMinimize(minimize).withSettle(0));
+    }
+
+    private Fuzzer fuzzer(FakeTarget t, boolean fresh, CulpritSearch.Options options) {
         ConformOptions o = ConformOptions.initiator(new InetSocketAddress("127.0.0.1", 1));
-        return new Fuzzer(o, Role.RESPONDER, t, out, new PrintWriter(log), () -> t)
-                .searching(CulpritSearch.Options.defaults().withMinimize(minimize).withSettle(0), fresh);
+        return new Fuzzer(o, Role.RESPONDER, t, out, new PrintWriter(log), () -> t).searching(options, fresh);
+    }
+
+    @Test
+    void aCrashThatComesBackOneTimeInTwoIsFoundWhenEachReplayIsRepeated() throws Exception {
+        FakeTarget t = new FakeTarget(ANY, LONG_PD, 2, 2);
+        Fuzzer.Stats s = fuzzer(t, true, CulpritSearch.Options.defaults().withSettle(0).withRepeat(2))
+                .run(1, 500, Duration.ofSeconds(60), 1);
+        CulpritSearch.Result r = s.findings().get(0).result();
+        assertEquals(CulpritSearch.Verdict.EXECUTION, r.verdict(), log.toString());
+        assertEquals(t.firedAt, r.reproducer().steps().get(0).execution(), log.toString());
+        // the two executions after it twice each (boots 1-4), then it: boot 5 lives, boot 6 crashes
+        assertEquals(6, r.trials(), log.toString());
     }
 
     @Test

@@ -15,14 +15,15 @@ import java.util.function.Predicate;
  * matches {@code arm} arms it, and the {@code delay}-th execution after an input that matches {@code fire}
  * on an armed target crashes it (a kernel oops: the crash hook sees it, TCP still answers, executions after it
  * come back SILENT). {@code arm} = always true is a single culprit; a separate {@code arm} makes a target that
- * needs a sequence. With {@code once}, only the first boot can crash (a crash that does not reproduce).
+ * needs a sequence. With {@code once}, only the first boot can crash (a crash that does not reproduce); with
+ * {@code crashEvery} 2, one boot in two (a flaky one).
  * {@link #before} boots a fresh one. Execution numbers are the run's (1-based; replays are not numbered).
  */
 final class FakeTarget implements Target, Runner {
     private final Predicate<FuzzInput> arm;
     private final Predicate<FuzzInput> fire;
     private final int delay;
-    private final boolean once;
+    private final int crashEvery;
     private boolean armed;
     private int countdown = -1;
     private String crashed;
@@ -34,10 +35,15 @@ final class FakeTarget implements Target, Runner {
     long crashedAt = -1;
 
     FakeTarget(Predicate<FuzzInput> arm, Predicate<FuzzInput> fire, int delay, boolean once) {
+        this(arm, fire, delay, once ? 0 : 1);
+    }
+
+    /** {@code crashEvery}: boots 0, N, 2N... can crash (0: only boot 0). */
+    FakeTarget(Predicate<FuzzInput> arm, Predicate<FuzzInput> fire, int delay, int crashEvery) {
         this.arm = arm;
         this.fire = fire;
         this.delay = delay;
-        this.once = once;
+        this.crashEvery = crashEvery;
     }
 
     @Override
@@ -78,7 +84,7 @@ final class FakeTarget implements Target, Runner {
                 crashedAt = execution;
             }
         }
-        boolean canCrash = !once || boots == 0;
+        boolean canCrash = boots == 0 || crashEvery > 0 && boots % crashEvery == 0;
         if (arm.test(in) && boots == 0 && execution > 0 && firedAt < 0) {
             armedAt.add(execution);
         }

@@ -31,14 +31,18 @@ public final class FuzzSiwCase implements SiwCase {
     private final long seed;
     private final boolean minimize;
     private final int isolateTries;
+    private final int isolateRepeat;
     private final List<String> jrnic;
 
-    public FuzzSiwCase(String name, long seconds, long seed, boolean minimize, int isolateTries, List<String> jrnic) {
+    /** {@code isolateTries}, {@code isolateRepeat}: jrnic fuzz's --isolate-tries and --isolate-repeat (each try a reboot). */
+    public FuzzSiwCase(String name, long seconds, long seed, boolean minimize, int isolateTries, int isolateRepeat,
+                       List<String> jrnic) {
         this.name = name;
         this.seconds = seconds;
         this.seed = seed;
         this.minimize = minimize;
         this.isolateTries = isolateTries;
+        this.isolateRepeat = isolateRepeat;
         this.jrnic = List.copyOf(jrnic);
     }
 
@@ -80,7 +84,8 @@ public final class FuzzSiwCase implements SiwCase {
         cmd.addAll(List.of("fuzz", "--serve", String.valueOf(PORT), "--seed", String.valueOf(seed), "--seconds",
                 String.valueOf(seconds), "--count", "1000000", "--watch-ms", "200", "--timeout", "2", "--connect-wait", "15",
                 "--out", dir.toString(), "--hook-health", health(guest), "--hook-crashed", crashed(console),
-                "--hook-before", Reboots.hook(dir), "--isolate-tries", String.valueOf(isolateTries)));
+                "--hook-before", Reboots.hook(dir), "--isolate-tries", String.valueOf(isolateTries),
+                "--isolate-repeat", String.valueOf(isolateRepeat)));
         if (minimize) {
             cmd.addAll(List.of("--minimize", "--minimize-tries", "8"));
         }
