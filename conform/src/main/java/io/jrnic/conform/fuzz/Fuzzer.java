@@ -167,7 +167,7 @@ public final class Fuzzer {
                 if (now - lastReport > 5_000_000_000L) {
                     lastReport = now;
                     log.printf("%d executions, %.1f/s, %d findings, outcomes %s%n", n,
-                            n * 1e9 / (now - t0), findings.size(), outcomes);
+                            n * 1e9 / (now - t0 - searching), findings.size(), outcomes);
                     log.flush();
                 }
             }
