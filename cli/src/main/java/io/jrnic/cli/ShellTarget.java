@@ -18,12 +18,18 @@ final class ShellTarget implements Target {
     private final String before;
     private final String after;
     private final String health;
+    private final String crashed;
     private final String role;
 
     ShellTarget(String before, String after, String health, String role) {
+        this(before, after, health, null, role);
+    }
+
+    ShellTarget(String before, String after, String health, String crashed, String role) {
         this.before = before;
         this.after = after;
         this.health = health;
+        this.crashed = crashed;
         this.role = role;
     }
 
@@ -51,6 +57,20 @@ final class ShellTarget implements Target {
         }
         Result r = run(health, "");
         return r.exit == 0 ? null : "--hook-health exited " + r.exit + (r.output.isBlank() ? "" : ": " + r.output.strip());
+    }
+
+    /** {@code --hook-crashed}: exit 0 is a crash, its output (first line) the evidence. */
+    @Override
+    public String crashed() throws Exception {
+        if (crashed == null) {
+            return null;
+        }
+        Result r = run(crashed, "");
+        if (r.exit != 0) {
+            return null;
+        }
+        String first = r.output.strip().lines().findFirst().orElse("");
+        return "--hook-crashed" + (first.isEmpty() ? " exited 0" : ": " + first);
     }
 
     private record Result(int exit, String output) {

@@ -21,11 +21,12 @@ public final class TargetOptions {
     @Option(names = "--first-fpdu-delay-ms", paramLabel = "MS", defaultValue = "0",
             description = "initiator role: pause between the Reply and the first FPDU (Linux siw under QEMU: 300)")
     long firstFpduDelayMs;
-    @Option(names = "--hook-before", paramLabel = "CMD", description = "shell command that (re)starts the target before each "
-            + "case, after a finding and before each minimisation try (responder role: start its client in the background)")
+    @Option(names = "--hook-before", paramLabel = "CMD", description = "shell command that brings a fresh target (restarts "
+            + "it): conform before each case; fuzz before each replay of the culprit search and each minimisation try, "
+            + "and after a finding (responder role: start its client in the background)")
     String hookBefore;
     @Option(names = "--hook-health", paramLabel = "CMD", description = "shell command after each case or execution; "
-            + "non-zero exit: the target died (CRASHED, a finding)")
+            + "non-zero exit: the target died (a dead process: CRASHED, a finding)")
     String hookHealth;
 
     Role role() {

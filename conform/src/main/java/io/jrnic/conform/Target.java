@@ -19,6 +19,15 @@ public interface Target {
         return null;
     }
 
+    /**
+     * Polled during each execution's watch window and before the next one ({@code --hook-crashed}): null
+     * while the target has not crashed, else the evidence (an oops line from a kernel console). Sees
+     * what {@link #health} cannot: a kernel that oopsed in a worker still answers TCP.
+     */
+    default String crashed() throws Exception {
+        return null;
+    }
+
     /** No hooks: a target that serves connection after connection by itself ({@code jrnic rping -s -P}). */
     Target NONE = new Target() {
     };

@@ -31,7 +31,12 @@ public record FuzzInput(Role role, SetupFrame setup, boolean ping, List<Message>
 
     /** The text form. */
     public String text() {
-        StringBuilder b = new StringBuilder("# jrnic fuzz reproducer: jrnic fuzz --replay FILE TARGET (or --serve PORT)\n");
+        return "# jrnic fuzz reproducer: jrnic fuzz --replay FILE TARGET (or --serve PORT)\n" + body();
+    }
+
+    /** The text form without its comment line (one step of a {@link Reproducer}). */
+    public String body() {
+        StringBuilder b = new StringBuilder();
         b.append("role ").append(role).append('\n');
         b.append("setup ").append(HEX.formatHex(setup.key)).append(' ').append(setup.flags).append(' ')
                 .append(setup.revision).append(' ').append(setup.pdLength).append(' ')

@@ -144,7 +144,12 @@ public final class ConformSiwCase implements SiwCase {
     }
 
     static String oopsLines(SiwGuest guest) {
-        Matcher m = OOPS.matcher(guest.consoleText());
+        return oopsLines(guest.consoleText());
+    }
+
+    /** The first oops lines (BUG, Oops, RIP, panic) of a console log, joined by " / ". */
+    static String oopsLines(String console) {
+        Matcher m = OOPS.matcher(console);
         List<String> lines = new ArrayList<>();
         while (m.find() && lines.size() < 4) {
             lines.add(m.group(1).strip());

@@ -1,36 +1,48 @@
 package io.jrnic.interop.siw;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code jrnic fuzz} in the responder role against siw's {@code rping -c} (one client after another in
- * the guest), for a bounded time, from the valid rping Reply (no crashing frame in the seed): PASS when
- * it kills the guest kernel, with the executions, the time to the finding and the oops line in the
- * result. With {@code minimize}, the reproducer is then cut down on fresh guests (one boot per try:
- * only this harness can reboot siw) with {@code jrnic fuzz --candidate K} proposing each reduction.
+ * {@code jrnic fuzz} in the responder role against siw's {@code rping -c} (client loops in the guest), for
+ * a bounded time, from the valid rping Reply: it must kill the guest kernel, then say what reproduces it.
+ * The crash signal is the guest console ({@code --hook-crashed} greps it for an oops: an oops in siw's
+ * connection manager leaves the kernel answering TCP, so the health hook alone sees nothing); the culprit
+ * search's fresh targets are guest reboots in place ({@link SiwGuest#reboot}, asked by {@code --hook-before}
+ * through a request file, so the fuzzer keeps its namespace). PASS when the run found a crash and either
+ * its reproducer, replayed by the case on one more fresh guest, crashes it (an oops on the console), or
+ * the run says "not reproduced".
  */
 public final class FuzzSiwCase implements SiwCase {
     private static final int PORT = 7181;
-    private static final Pattern FINDING = Pattern.compile("finding at execution (\\d+) after ([0-9.]+) s");
+    /** What a kernel oops prints first (x86 6.1). */
+    static final String OOPS = "BUG:|Oops|general protection fault|Kernel panic";
+    private static final Pattern FINDING = Pattern.compile(
+            "finding at execution (\\d+) after ([0-9.]+) s: (.*)\\n\\s+(.*) after (\\d+) replays: (\\S+)");
     private static final Pattern RATE = Pattern.compile("(\\d+) executions in ([0-9.]+) s \\(([0-9.]+)/s\\)");
 
     private final String name;
     private final long seconds;
     private final long seed;
     private final boolean minimize;
+    private final int isolateTries;
+    private final int isolateRepeat;
     private final List<String> jrnic;
 
-    public FuzzSiwCase(String name, long seconds, long seed, boolean minimize, List<String> jrnic) {
+    /** {@code isolateTries}, {@code isolateRepeat}: jrnic fuzz's --isolate-tries and --isolate-repeat (each try a reboot). */
+    public FuzzSiwCase(String name, long seconds, long seed, boolean minimize, int isolateTries, int isolateRepeat,
+                       List<String> jrnic) {
         this.name = name;
         this.seconds = seconds;
         this.seed = seed;
         this.minimize = minimize;
+        this.isolateTries = isolateTries;
+        this.isolateRepeat = isolateRepeat;
         this.jrnic = List.copyOf(jrnic);
     }
 
@@ -41,8 +53,8 @@ public final class FuzzSiwCase implements SiwCase {
 
     @Override
     public String proves() {
-        return "jrnic fuzz (responder role, seed " + seed + ", at most " + seconds + " s) rediscovers a siw Reply crash"
-                + (minimize ? " and minimises it" : "");
+        return "jrnic fuzz (responder role, seed " + seed + ", at most " + seconds + " s) crashes siw's kernel and names "
+                + "what reproduces it on a fresh guest" + (minimize ? ", minimised" : "") + ", or says it does not";
     }
 
     @Override
@@ -65,26 +77,56 @@ public final class FuzzSiwCase implements SiwCase {
         long t0 = System.nanoTime();
         Path dir = outDir.resolve(name);
         Files.createDirectories(dir);
+        Path console = dir.resolve("console.log");
+        Files.deleteIfExists(console);
+        Files.createSymbolicLink(console, guest.consoleLog());
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("fuzz", "--serve", String.valueOf(PORT), "--seed", String.valueOf(seed), "--seconds",
                 String.valueOf(seconds), "--count", "1000000", "--watch-ms", "200", "--timeout", "2", "--connect-wait", "15",
-                "--out", dir.toString(), "--hook-health", health(guest)));
-        ExecResult jr = serveWithClients(guest, cmd, dir.resolve("fuzz.log"), seconds + 120, t0);
+                "--out", dir.toString(), "--hook-health", health(guest), "--hook-crashed", crashed(console),
+                "--hook-before", Reboots.hook(dir), "--isolate-tries", String.valueOf(isolateTries),
+                "--isolate-repeat", String.valueOf(isolateRepeat)));
+        if (minimize) {
+            cmd.addAll(List.of("--minimize", "--minimize-tries", "8"));
+        }
+        ExecResult jr;
+        int reboots;
+        try (Reboots r = new Reboots(guest, dir, capture, () -> startClients(guest))) {
+            jr = serveWithClients(guest, cmd, dir.resolve("fuzz.log"), seconds + 900, t0);
+            reboots = r.count();
+        }
         Files.writeString(dir.resolve("fuzz.txt"), jr.output());
         List<String> failures = new ArrayList<>();
         Matcher f = FINDING.matcher(jr.output());
-        Matcher r = RATE.matcher(jr.output());
-        String rate = r.find() ? r.group(1) + " executions in " + r.group(2) + " s (" + r.group(3) + "/s)" : "no summary";
-        String oops = ConformSiwCase.oopsLines(guest);
+        Matcher rate = RATE.matcher(jr.output());
+        String runs = rate.find() ? rate.group(1) + " executions in " + rate.group(2) + " s" : "no summary";
         boolean found = f.find();
-        GuestBootCase.expect(failures, found, "no finding within " + seconds + " s: " + rate);
-        GuestBootCase.expect(failures, !found || !oops.isEmpty(), "a finding without an oops on the console");
-        String detail = found ? "found at execution " + f.group(1) + " after " + f.group(2) + " s; " + rate + "; " + oops
-                : rate;
-        if (found && minimize) {
-            detail += "; minimal: " + minimize(dir.resolve("crash-1.repro"), dir);
+        GuestBootCase.expect(failures, found, "no finding within " + seconds + " s: " + runs);
+        if (!found) {
+            return CaseSupport.result(name, failures, runs, t0, List.of(dir.resolve("fuzz.txt")));
         }
-        return CaseSupport.result(name, failures, detail, t0, List.of(dir.resolve("crash-1.repro"), dir.resolve("crash-1.pcap")));
+        String summary = f.group(4);
+        Path file = Path.of(f.group(6));
+        Path first = dir.resolve("console-1.txt");
+        String oopsRun = Files.exists(first) ? ConformSiwCase.oopsLines(Files.readString(first,
+                java.nio.charset.StandardCharsets.ISO_8859_1)) : f.group(3);
+        String detail = "crash signal at execution " + f.group(1) + " after " + f.group(2) + " s (" + oopsRun + "); "
+                + runs + "; " + summary + " after " + f.group(5) + " replays (" + reboots + " reboots)";
+        if (!summary.startsWith("not reproduced")) {
+            // the saved reproducer on one more fresh guest, replayed as a user would
+            guest.reboot();
+            List<String> replay = new ArrayList<>(jrnic);
+            replay.addAll(List.of("fuzz", "--serve", String.valueOf(PORT), "--replay", file.toString(), "--timeout", "2",
+                    "--connect-wait", "15", "--out", dir.toString(), "--hook-health", health(guest), "--hook-crashed",
+                    crashed(console)));
+            ExecResult rr = serveWithClients(guest, replay, dir.resolve("replay.log"), 120, System.nanoTime());
+            Files.writeString(dir.resolve("replay.txt"), rr.output());
+            String oops = ConformSiwCase.oopsLines(guest);
+            GuestBootCase.expect(failures, rr.exitCode() == 1 && !oops.isEmpty(), "the reproducer " + file
+                    + " did not crash a fresh guest: exit " + rr.exitCode() + ", console: " + (oops.isEmpty() ? "no oops" : oops));
+            detail += "; replayed on a fresh guest: " + (oops.isEmpty() ? "no oops" : oops);
+        }
+        return CaseSupport.result(name, failures, detail, t0, List.of(file, dir.resolve("fuzz.txt")));
     }
 
     /** The guest kernel answers a SYN to a closed port with a RST while it lives (bash's /dev/tcp on the host side). */
@@ -92,51 +134,26 @@ public final class FuzzSiwCase implements SiwCase {
         return "timeout 3 bash -c 'exec 3<>/dev/tcp/" + guest.guestAddress() + "/9' 2>/dev/null; [ $? -ne 124 ]";
     }
 
-    /** jrnic listens first, then the guest starts one rping client after another; returns jrnic's result. */
+    /** Exit 0 and the first oops line when the guest console shows one. */
+    static String crashed(Path console) {
+        return "grep -a -m1 -E '" + OOPS + "' " + console;
+    }
+
+    /** jrnic listens first, then the guest starts its rping clients; returns jrnic's result. */
     static ExecResult serveWithClients(SiwGuest guest, List<String> cmd, Path log, long limitSeconds, long t0) throws Exception {
         Process p = guest.startHost(cmd, log);
         CaseSupport.awaitHostListening(guest, p, PORT);
-        // four client loops: siw's rping -c often hangs after a connection the fuzzer broke (killed after 5 s),
-        // so one loop alone leaves the fuzzer waiting; the others keep a client in jrnic's accept queue
-        String loop = "while :; do timeout -s KILL 5 rping -c -a " + guest.hostAddress() + " -p " + PORT
-                + " -C 1 >/dev/null 2>&1; sleep 0.2; done";
-        guest.startBackground("fuzz-clients", "(" + loop + ") & (" + loop + ") & (" + loop + ") & " + loop);
+        startClients(guest);
         return CaseSupport.finish(p, cmd, log, limitSeconds, t0);
     }
 
-    /** Greedy reduction on fresh guests; returns the minimal reproducer's description. */
-    private String minimize(Path found, Path dir) throws Exception {
-        SiwImage image = SiwImage.find().orElseThrow();
-        Path cur = found;
-        String description = "as found";
-        int tries = 0;
-        for (int k = 0; tries < 10; ) {
-            List<String> cand = new ArrayList<>(jrnic);
-            cand.addAll(List.of("fuzz", "--serve", String.valueOf(PORT), "--replay", cur.toString(), "--candidate",
-                    String.valueOf(k), "--out", dir.toString()));
-            ExecResult c = Host.run(cand, Duration.ofSeconds(60));
-            if (c.exitCode() != 0) {
-                break;   // no further reduction
-            }
-            Path next = dir.resolve("try-" + (++tries) + ".repro");
-            Files.move(dir.resolve("candidate.repro"), next, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            boolean kills;
-            try (SiwGuest g = SiwGuest.boot(image, GuestConfig.defaults())) {
-                List<String> replay = new ArrayList<>(jrnic);
-                replay.addAll(List.of("fuzz", "--serve", String.valueOf(PORT), "--replay", next.toString(), "--timeout", "2",
-                        "--connect-wait", "15", "--out", dir.toString(), "--hook-health", health(g)));
-                ExecResult rr = serveWithClients(g, replay, dir.resolve("try-" + tries + ".log"), 90, System.nanoTime());
-                kills = rr.exitCode() == 1 || !g.alive();
-            }
-            if (kills) {
-                cur = next;
-                description = c.output().strip();
-                k = 0;
-            } else {
-                k++;
-            }
-        }
-        Files.copy(cur, dir.resolve("minimal.repro"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        return description + " after " + tries + " tries (" + dir.resolve("minimal.repro") + ")";
+    /**
+     * Four client loops: siw's rping -c often hangs after a connection the fuzzer broke (killed after 5 s), so
+     * one loop alone leaves the fuzzer waiting; the others keep a client in jrnic's accept queue.
+     */
+    static void startClients(SiwGuest guest) throws IOException {
+        String loop = "while :; do timeout -s KILL 5 rping -c -a " + guest.hostAddress() + " -p " + PORT
+                + " -C 1 >/dev/null 2>&1; sleep 0.2; done";
+        guest.startBackground("fuzz-clients", "(" + loop + ") & (" + loop + ") & (" + loop + ") & " + loop);
     }
 }

@@ -90,8 +90,15 @@ public final class GuestCapture {
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
-    /** True once stopped. */
+    /** True once stopped (or abandoned). */
     public synchronized boolean stopped() {
-        return file != null;
+        return file != null || abandoned;
+    }
+
+    private boolean abandoned;
+
+    /** The guest that ran tcpdump is gone (rebooted): there is no capture to stop. */
+    public synchronized void abandon() {
+        abandoned = true;
     }
 }

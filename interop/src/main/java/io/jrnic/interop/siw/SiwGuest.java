@@ -34,7 +34,8 @@ public final class SiwGuest implements AutoCloseable {
     private final NetNamespace ns;
     private final Path workDir;
     private final Path console;
-    private final Process qemu;
+    private final SiwImage image;
+    private Process qemu;
     private final List<Process> hostProcesses = new ArrayList<>();
     private final Thread shutdownHook;
     private final AtomicInteger transfers = new AtomicInteger();
@@ -43,7 +44,8 @@ public final class SiwGuest implements AutoCloseable {
     private volatile boolean closed;
     private Duration bootTime;
 
-    private SiwGuest(GuestConfig config, NetNamespace ns, Path workDir, Process qemu) {
+    private SiwGuest(SiwImage image, GuestConfig config, NetNamespace ns, Path workDir, Process qemu) {
+        this.image = image;
         this.config = config;
         this.ns = ns;
         this.workDir = workDir;
@@ -56,15 +58,34 @@ public final class SiwGuest implements AutoCloseable {
     /** Boots {@code image} with {@code config}; returns once the guest printed {@value #READY} and answers. */
     public static SiwGuest boot(SiwImage image, GuestConfig config) throws IOException {
         long t0 = System.nanoTime();
-        Path qemuBin = SiwImage.qemu().orElseThrow(() -> new IOException("qemu-system-x86_64 not found"));
         NetNamespace.removeStale();
         long pid = ProcessHandle.current().pid();
         int seq = SEQ.getAndIncrement();
         String nsName = NetNamespace.PREFIX + pid + (seq == 0 ? "" : "-" + seq);
         // Short path: unix socket names are limited to 107 bytes.
         Path work = Files.createTempDirectory(Paths.get("/tmp"), "jrnic-siw-");
-        Path share = Files.createDirectories(work.resolve("share"));
+        Files.createDirectories(work.resolve("share"));
         NetNamespace ns = NetNamespace.create(nsName, config.hostCidr());
+        Process p;
+        try {
+            p = startQemu(image, config, ns, work);
+        } catch (IOException e) {
+            ns.close();
+            throw e;
+        }
+        SiwGuest g = new SiwGuest(image, config, ns, work, p);
+        try {
+            g.awaitReady(t0);
+            g.bootTime = Duration.ofNanos(System.nanoTime() - t0);
+            return g;
+        } catch (IOException | RuntimeException e) {
+            g.close();
+            throw e;
+        }
+    }
+
+    private static Process startQemu(SiwImage image, GuestConfig config, NetNamespace ns, Path work) throws IOException {
+        Path qemuBin = SiwImage.qemu().orElseThrow(() -> new IOException("qemu-system-x86_64 not found"));
         List<String> cmd = List.of(qemuBin.toString(), "-accel", "tcg", "-m", String.valueOf(config.memoryMb()),
                 "-smp", "1", "-nographic", "-no-reboot", "-monitor", "none",
                 "-kernel", image.kernel().toString(), "-initrd", image.initramfs().toString(),
@@ -74,25 +95,44 @@ public final class SiwGuest implements AutoCloseable {
                 "-device", "virtio-serial-pci",
                 "-chardev", "socket,id=ctl,path=" + work.resolve("ctl.sock") + ",server=on,wait=off",
                 "-device", "virtserialport,chardev=ctl,name=jrnic.ctl",
-                "-fsdev", "local,id=fs0,path=" + share + ",security_model=none",
+                "-fsdev", "local,id=fs0,path=" + work.resolve("share") + ",security_model=none",
                 "-device", "virtio-9p-pci,fsdev=fs0,mount_tag=jrnic");
-        Process p;
+        return new ProcessBuilder(ns.wrap(cmd)).redirectErrorStream(true)
+                .redirectOutput(work.resolve("console.log").toFile()).start();
+    }
+
+    /**
+     * A fresh guest in place: QEMU killed and started anew in the same namespace (same tap, addresses and
+     * console file, truncated), so host processes already running in the namespace (a fuzzer) reach the new
+     * guest. Guest-side background commands are gone with the old kernel.
+     */
+    public synchronized void reboot() throws IOException {
+        long t0 = System.nanoTime();
         try {
-            p = new ProcessBuilder(ns.wrap(cmd)).redirectErrorStream(true)
-                    .redirectOutput(work.resolve("console.log").toFile()).start();
+            if (control != null) {
+                control.close();
+            }
         } catch (IOException e) {
-            ns.close();
-            throw e;
+            // the old guest goes anyway
         }
-        SiwGuest g = new SiwGuest(config, ns, work, p);
+        control = null;
+        Host.kill(qemu.toHandle());
         try {
-            g.awaitReady(t0);
-            g.bootTime = Duration.ofNanos(System.nanoTime() - t0);
-            return g;
-        } catch (IOException | RuntimeException e) {
-            g.close();
-            throw e;
+            qemu.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
         }
+        Files.deleteIfExists(workDir.resolve("ctl.sock"));
+        failure = null;
+        qemu = startQemu(image, config, ns, workDir);
+        awaitReady(t0);
+        bootTime = Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** The serial console's log file (the kernel's messages, an oops among them); {@link #reboot} truncates it. */
+    public Path consoleLog() {
+        return console;
     }
 
     private void awaitReady(long t0) throws IOException {
