@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -63,6 +64,8 @@ class ConnectionIsolationStressTest {
     private final java.util.ArrayDeque<ByteBuffer> freeSources = new java.util.ArrayDeque<>();
     /** Reset pairs waiting for both QPs to leave RTS before they are closed, with when they were reset. */
     private final Map<IsolatedPair, Long> retiring = new java.util.LinkedHashMap<>();
+    /** Pairs connecting (driver thread only). */
+    private final Map<IsolatedPair, Opening> opening = new java.util.LinkedHashMap<>();
     private final List<Thread> pollers = new ArrayList<>();
     private volatile boolean polling = true;
     private RdmaDevice devA;
@@ -93,7 +96,12 @@ class ConnectionIsolationStressTest {
             listener = cmB.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults().crc(true));
             listener.onConnectRequest(this::accept);
             for (int i = 0; i < PAIRS; i++) {
-                pairs[i] = open(i);
+                open(i);
+            }
+            long deadline = System.nanoTime() + PHASE_NANOS;
+            while (!opening.isEmpty() && System.nanoTime() < deadline) {
+                admit();
+                Thread.sleep(1);
             }
             for (CompletionQueue cq : cqsA) {
                 startPoller(cq, "A");
@@ -112,6 +120,10 @@ class ConnectionIsolationStressTest {
                 }
             }
             for (IsolatedPair p : retiring.keySet()) {
+                p.close();
+            }
+            for (IsolatedPair p : opening.keySet()) {
+                p.stop(0);
                 p.close();
             }
             if (devA != null) {
@@ -143,9 +155,14 @@ class ConnectionIsolationStressTest {
         long nextReset = start + period;
         long nextCheck = start;
         while (System.nanoTime() < end && hang == null) {
+            admit();
             long now = System.nanoTime();
             if (RESETS_PER_SECOND > 0 && now >= nextReset) {
-                resetAndReplace(random.nextInt(PAIRS));
+                int slot = random.nextInt(PAIRS);
+                for (int k = 0; k < PAIRS && pairs[slot] == null; k++) {
+                    slot = (slot + 1) % PAIRS; // a pair in traffic, not one still connecting
+                }
+                resetAndReplace(slot);
                 nextReset = Math.max(nextReset + period, System.nanoTime());
             }
             if (now >= nextCheck) {
@@ -166,8 +183,9 @@ class ConnectionIsolationStressTest {
             return;
         }
         long deadline = System.nanoTime() + PHASE_NANOS;
-        while (!retiring.isEmpty() && hang == null && System.nanoTime() < deadline) {
+        while ((!retiring.isEmpty() || !opening.isEmpty()) && hang == null && System.nanoTime() < deadline) {
             retire();
+            admit();
             Thread.sleep(1);
         }
         if (hang != null) {
@@ -192,7 +210,7 @@ class ConnectionIsolationStressTest {
 
     private void resetAndReplace(int slot) throws InterruptedException {
         IsolatedPair p = pairs[slot];
-        if (p != null) {
+        if (p != null) { // else its replacement is still connecting
             p.reset = true;
             tally.resets.increment();
             try {
@@ -205,8 +223,9 @@ class ConnectionIsolationStressTest {
                 return;
             }
             retiring.put(p, System.nanoTime());
+            pairs[slot] = null;
+            open(slot);
         }
-        pairs[slot] = open(slot);
     }
 
     /** Closes the reset pairs whose QPs both left RTS; one that did not within PHASE_NANOS is a hang. */
@@ -219,8 +238,7 @@ class ConnectionIsolationStressTest {
                 if (p.b.qp.state() == QpState.IDLE) {
                     tally.resetsSeenAsOrderlyClose.increment(); // reported, not asserted: a RST is an LLP error
                 }
-                p.close();
-                freeSources.add(p.sourceMemory());
+                dispose(p);
                 i.remove();
             } else if (now - e.getValue() > PHASE_NANOS) {
                 hang("a reset pair's QPs did not leave RTS in " + PHASE_NANOS / 1_000_000_000 + " s: " + p.describe());
@@ -229,8 +247,8 @@ class ConnectionIsolationStressTest {
         }
     }
 
-    /** A new pair on {@code slot}: connected (CRC on), accepted, first window posted; null when the set-up failed. */
-    private IsolatedPair open(int slot) throws InterruptedException {
+    /** Starts a new pair on {@code slot}: A's QP made, connecting (CRC on); {@link #admit} starts its traffic. */
+    private void open(int slot) {
         IsolatedPair p = new IsolatedPair(IDS.incrementAndGet(), slot, tally);
         connecting.put(p.id, p);
         try {
@@ -239,28 +257,55 @@ class ConnectionIsolationStressTest {
                     source != null ? source : ByteBuffer.allocateDirect(IsolatedPair.SLOTS * IsolatedPair.SLOT));
             p.cm = devA.connectionManager();
             byte[] tag = ByteBuffer.allocate(8).putLong(p.id).array();
-            Connection c = p.cm.connect(listener.localAddress(), p.a.qp, ConnectOptions.defaults().crc(true)
-                    .privateData(tag)).get(PHASE_NANOS, TimeUnit.NANOSECONDS);
-            p.accepted.get(PHASE_NANOS, TimeUnit.NANOSECONDS);
-            if (!c.crc()) {
-                tally.note(tally.setupFailures, p + ": MPA CRC not in use");
-            }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            tally.note(tally.setupFailures, p + ": set-up failed: " + e);
-            connecting.remove(p.id);
-            p.stop(0);
-            p.close();
-            return null;
+            CompletableFuture<Connection> up = p.cm.connect(listener.localAddress(), p.a.qp,
+                    ConnectOptions.defaults().crc(true).privateData(tag)).thenCombine(p.accepted, (c, accepted) -> c);
+            opening.put(p, new Opening(up, System.nanoTime()));
         } catch (RuntimeException e) {
             tally.exception(p + " set-up", e);
             connecting.remove(p.id);
-            p.stop(0);
-            p.close();
-            return null;
+            dispose(p);
         }
-        tally.connections.increment();
-        p.start();
-        return p;
+    }
+
+    /** A set-up under way and when it started. */
+    private record Opening(CompletableFuture<Connection> up, long started) {
+    }
+
+    /**
+     * Starts the traffic of the pairs whose set-up completed (both sides connected and accepted): they take their
+     * slot. A set-up that failed, or did not complete within PHASE_NANOS, is a set-up failure.
+     */
+    private void admit() throws InterruptedException {
+        long now = System.nanoTime();
+        for (java.util.Iterator<Map.Entry<IsolatedPair, Opening>> i = opening.entrySet().iterator(); i.hasNext(); ) {
+            Map.Entry<IsolatedPair, Opening> e = i.next();
+            IsolatedPair p = e.getKey();
+            CompletableFuture<Connection> up = e.getValue().up();
+            if (up.isDone() && !up.isCompletedExceptionally()) {
+                i.remove();
+                if (!up.join().crc()) {
+                    tally.note(tally.setupFailures, p + ": MPA CRC not in use");
+                }
+                tally.connections.increment();
+                pairs[p.slot] = p;
+                p.start();
+            } else if (up.isDone() || now - e.getValue().started() > PHASE_NANOS) {
+                i.remove();
+                String why = up.isDone() ? up.handle((c, x) -> String.valueOf(x)).join() : "not done in time";
+                tally.note(tally.setupFailures, p + ": set-up failed: " + why);
+                connecting.remove(p.id);
+                p.stop(0);
+                dispose(p);
+            }
+        }
+    }
+
+    /** Closes a pair that will not be used again and keeps its source memory for the next. */
+    private void dispose(IsolatedPair p) {
+        p.close();
+        if (p.sourceMemory() != null) {
+            freeSources.add(p.sourceMemory());
+        }
     }
 
     /** B's side of a pair, on B's event thread: the initiator's private data names the pair. */
