@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * every message. Message {@code s} is an RDMA WRITE of 16 B..8 KiB into B's target region at slot {@code s % SLOTS}
  * followed by a SEND of 16..256 B, both starting with the tag ({@code id}, {@code s}) and filled with a pattern of
  * (id, s); B checks the SEND and the WRITE before it (RDMAP orders placement: the WRITE landed before the SEND
- * completes), reposts the receive, and answers with a 16-byte tagged SEND (the ack) that gives A its credit back.
+ * completes), reposts the receive, and answers the same way: a tagged WRITE of 16 B..8 KiB into A's region, then a
+ * 16-byte tagged SEND (the ack), which A checks with the WRITE before it and which gives A its credit back. Both
+ * directions carry bulk data, so both event loops write (and meet the reset under a write).
  * At most {@link #WINDOW} messages are unacknowledged, fewer than the slots, so the slot B checks holds that
  * message's WRITE. Each side has its own PD per connection (RFC 5042 5.4: a protection domain per stream), so a
  * WRITE of another connection cannot land in this one's memory without a protection error.
@@ -76,7 +78,9 @@ final class IsolatedPair {
     volatile ConnectionManager cm;
     private MemoryRegion source;
     private final byte[] acksIn = new byte[WINDOW * ACK];
+    private final byte[] backTarget = new byte[SLOTS * SLOT];
     private MemoryRegion acksInMr;
+    private volatile io.jrnic.verbs.RemoteBuffer backBuffer;
     private volatile long nextSeq;
     private volatile long nextAck;
     private volatile boolean stopping;
@@ -87,8 +91,10 @@ final class IsolatedPair {
     private final byte[] target = new byte[SLOTS * SLOT];
     private final byte[] recv = new byte[WINDOW * RECV];
     private final byte[] acksOut = new byte[WINDOW * ACK];
+    private final byte[] backSource = new byte[SLOTS * SLOT];
     private MemoryRegion recvMr;
     private MemoryRegion acksOutMr;
+    private MemoryRegion backSourceMr;
     private long expected;
 
     IsolatedPair(long id, int slot, IsolationTally tally) {
@@ -106,6 +112,7 @@ final class IsolatedPair {
             this.sourceMemory = sourceMemory;
             source = a.pd.register(sourceMemory, Access.LOCAL_WRITE);
             acksInMr = a.pd.register(acksIn, Access.LOCAL_WRITE);
+            backBuffer = a.pd.register(backTarget, Access.LOCAL_WRITE, Access.REMOTE_WRITE).advertise();
             for (int k = 0; k < WINDOW; k++) {
                 a.qp.postRecv(RecvWr.of(k, acksInMr.sge(k * ACK, ACK)));
             }
@@ -119,10 +126,11 @@ final class IsolatedPair {
     QueuePair openResponder(RdmaDevice dev, CompletionQueue cq) {
         synchronized (b) {
             b.pd = dev.allocatePd();
-            b.qp = b.pd.createQp(QpInit.rc(cq).maxSendWr(WINDOW + 4).maxRecvWr(WINDOW).context(b));
+            b.qp = b.pd.createQp(QpInit.rc(cq).maxSendWr(2 * WINDOW + 4).maxRecvWr(WINDOW).context(b));
             targetBuffer = b.pd.register(target, Access.LOCAL_WRITE, Access.REMOTE_WRITE).advertise();
             recvMr = b.pd.register(recv, Access.LOCAL_WRITE);
             acksOutMr = b.pd.register(acksOut, Access.LOCAL_WRITE);
+            backSourceMr = b.pd.register(backSource, Access.LOCAL_WRITE);
             for (int k = 0; k < WINDOW; k++) {
                 b.qp.postRecv(RecvWr.of(k, recvMr.sge(k * RECV, RECV)));
             }
@@ -216,9 +224,17 @@ final class IsolatedPair {
             int ack = (int) (seq % WINDOW) * ACK;
             putLong(acksOut, ack, id);
             putLong(acksOut, ack + 8, seq);
+            int backLength = backLength(id, seq);
+            putLong(backSource, toff, id);
+            putLong(backSource, toff + 8, seq);
+            for (int i = 16; i < backLength; i++) {
+                backSource[toff + i] = fill(id, seq, i);
+            }
+            io.jrnic.verbs.RemoteBuffer back = backBuffer;
             post(b, () -> {
                 b.qp.postRecv(RecvWr.of(k, recvMr.sge(off, RECV)));
-                b.qp.postSend(SendWr.send().id(seq).local(acksOutMr, ack, ACK).signaled());
+                b.qp.postSend(SendWr.rdmaWrite().id(2 * seq).local(backSourceMr, toff, backLength).remote(back, toff)
+                        .signaled(), SendWr.send().id(2 * seq + 1).local(acksOutMr, ack, ACK).signaled());
             });
         }
     }
@@ -235,6 +251,15 @@ final class IsolatedPair {
             }
             if (c.byteLength() != ACK) {
                 tally.note(tally.mangled, "pair " + id + " A: ack " + seq + " of " + c.byteLength() + " B");
+                return;
+            }
+            int toff = (int) (seq % SLOTS) * SLOT;
+            long wtag = getLong(backTarget, toff);
+            long wseq = getLong(backTarget, toff + 8);
+            if (!checkTag(wtag, wseq, "landed WRITE", seq) || !filled(backTarget, toff, backLength(id, seq), seq)) {
+                if (wtag == id && wseq == seq) {
+                    tally.note(tally.mangled, "pair " + id + " A: WRITE " + seq + " landed with wrong bytes");
+                }
                 return;
             }
             nextAck++;
@@ -338,6 +363,10 @@ final class IsolatedPair {
 
     static int writeLength(long id, long seq) {
         return 16 + (int) Math.floorMod(mix(id, seq), SLOT - 15L);
+    }
+
+    static int backLength(long id, long seq) {
+        return writeLength(~id, seq);
     }
 
     static int sendLength(long id, long seq) {

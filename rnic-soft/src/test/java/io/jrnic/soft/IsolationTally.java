@@ -18,7 +18,7 @@ final class IsolationTally {
     final LongAdder resets = new LongAdder();
     /** SENDs received with their connection's tag, in order, with the WRITE before them landed whole. */
     final LongAdder messages = new LongAdder();
-    /** Acknowledgements (B to A SENDs) received with their connection's tag, in order. */
+    /** Acks (B to A: a WRITE, then a SEND) received with their connection's tag, in order, the WRITE landed whole. */
     final LongAdder acks = new LongAdder();
     /** A receive or a landed WRITE tagged with another connection's id. */
     final LongAdder foreign = new LongAdder();
