@@ -1,0 +1,130 @@
+package io.jrnic.soft.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.RecvByteBufAllocator;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read gate's hand-off between the event loop and polling threads, checked by Lincheck (model checking explores
+ * the interleavings of a scenario; stress runs it on real threads). The stream is modelled as numbered chunks: a
+ * reader takes the next chunk from the "socket" and feeds it to the "Receiver", which must see the chunks in the
+ * order the socket gave them. The loop takes a chunk between announcing its read ({@code allocate}) and retracting
+ * it ({@code fed} after {@code lastBytesRead}, as the Receiver does); a poller takes one only holding the QP's lock
+ * and only while {@link LoopReadGate#quiet()} (as {@link ReceiveInPlace#read} does). Two readers inside at once, or
+ * a chunk fed out of order, throws: an exception no sequential run has, so Lincheck reports the interleaving. The
+ * loop is one thread (its operations share a non-parallel group); pollers are any number.
+ *
+ * <p>Default run: 5 scenarios per mode, a few seconds. Longer: {@code ./mvnw -B test -pl rnic-soft -am
+ * -Dtest='*LincheckTest' -Djrnic.lincheckIterations=200 -Dsurefire.failIfNoSpecifiedTests=false}. A poller that
+ * ignores {@code quiet()} fails the model-checking mode within 5 scenarios.
+ */
+public class LoopReadGateLincheckTest {
+    static final int ITERATIONS = Integer.getInteger("jrnic.lincheckIterations", 5);
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final LoopReadGate gate = new LoopReadGate();
+    private final RecvByteBufAllocator.Handle loop = gate.newHandle();
+    /** The socket: the next chunk it gives. Plain fields: the gate alone must keep readers apart. */
+    private int socket;
+    /** The Receiver: the next chunk it expects. */
+    private int receiver;
+    /** Readers between taking a chunk and feeding it. */
+    private int inside;
+
+    public LoopReadGateLincheckTest() {
+        gate.attach(lock);
+    }
+
+    /** The event loop reads a chunk (or finds the socket empty) and the Receiver feeds it. */
+    @Operation(nonParallelGroup = "loop")
+    public void loopRead(boolean empty) {
+        ByteBuf b = loop.allocate(UnpooledByteBufAllocator.DEFAULT); // announces the read
+        try {
+            if (empty || gate.ended()) {
+                loop.lastBytesRead(0);
+            } else {
+                int chunk = take("loop");
+                loop.lastBytesRead(1);
+                feed(chunk);
+                gate.fed(); // as QpEngine does once the Receiver fed the read
+            }
+            loop.readComplete();
+        } finally {
+            b.release();
+        }
+    }
+
+    /** The event loop meets the end of the stream. */
+    @Operation(nonParallelGroup = "loop")
+    public void loopEnd() {
+        ByteBuf b = loop.allocate(UnpooledByteBufAllocator.DEFAULT);
+        try {
+            loop.lastBytesRead(-1);
+            loop.readComplete();
+        } finally {
+            b.release();
+        }
+    }
+
+    /** A polling thread reads in place if the lock is free and the gate quiet. */
+    @Operation
+    public void pollerRead() {
+        if (!lock.tryLock()) {
+            return;
+        }
+        try {
+            if (gate.quiet()) {
+                feed(take("poller"));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A polling thread's read meets the end of the stream (or fails): it closes the gate for good. */
+    @Operation
+    public void pollerEnd() {
+        if (!lock.tryLock()) {
+            return;
+        }
+        try {
+            if (gate.quiet()) {
+                gate.end();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int take(String who) {
+        if (inside++ != 0) {
+            throw new IllegalStateException(who + " reads while another reader has not fed its bytes");
+        }
+        return socket++;
+    }
+
+    private void feed(int chunk) {
+        inside--;
+        if (chunk != receiver) {
+            throw new IllegalStateException("chunk " + chunk + " fed when the Receiver expected " + receiver);
+        }
+        receiver++;
+    }
+
+    @Test
+    void modelChecking() {
+        new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(1_000).threads(3).actorsPerThread(2)
+                .actorsBefore(0).actorsAfter(0).check(getClass());
+    }
+
+    @Test
+    void stress() {
+        new StressOptions().iterations(ITERATIONS).invocationsPerIteration(2_000).threads(3).actorsPerThread(3)
+                .actorsBefore(0).actorsAfter(0).check(getClass());
+    }
+}
