@@ -332,6 +332,12 @@ final class IsolatedPair {
     /** Closes both QPs, the A side's connection manager and both PDs (with their regions); after {@link #stop}. */
     void close() {
         reset = true;
+        for (End e : new End[] {a, b}) {
+            QueuePair q = e.qp;
+            if (q != null) {
+                tally.inPlaceReads.add(q.stats().counter("rxInPlace")); // the soft provider's counter: printed only
+            }
+        }
         for (AutoCloseable r : new AutoCloseable[] {cm, a.qp, b.qp, a.pd, b.pd}) {
             try {
                 if (r != null) {

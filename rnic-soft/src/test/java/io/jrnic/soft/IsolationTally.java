@@ -33,6 +33,8 @@ final class IsolationTally {
     final LongAdder setupFailures = new LongAdder();
     /** Resets after which the responder's QP went to IDLE (an orderly close) rather than ERROR. */
     final LongAdder resetsSeenAsOrderlyClose = new LongAdder();
+    /** Socket reads done by polling threads (the soft provider's receive in place), over the QPs closed. */
+    final LongAdder inPlaceReads = new LongAdder();
     private final List<String> notes = new ArrayList<>();
 
     void note(LongAdder counter, String what) {
@@ -61,6 +63,7 @@ final class IsolationTally {
                 + ", acks " + acks.sum() + ", foreign " + foreign.sum() + ", mangled " + mangled.sum()
                 + ", untouched failures " + untouchedFailures.sum() + ", failures after reset " + failuresAfterReset.sum()
                 + ", exceptions " + exceptions.sum() + ", set-up failures " + setupFailures.sum()
-                + ", resets the responder saw as an orderly close " + resetsSeenAsOrderlyClose.sum();
+                + ", resets the responder saw as an orderly close " + resetsSeenAsOrderlyClose.sum()
+                + ", reads in place " + inPlaceReads.sum();
     }
 }
