@@ -139,12 +139,12 @@ class ConnectionIsolationStressTest {
         System.out.println("ConnectionIsolationStressTest (" + PAIRS + " pairs, " + SECONDS + " s, " + RESETS_PER_SECOND
                 + " resets/s): " + figures);
         String failure = figures + "\nfirst faults:\n" + tally.notes();
-        assertTrue(hang == null, "hang: " + hang + "\n" + failure);
         assertTrue(tally.foreign.sum() == 0, "messages tagged by another connection: " + failure);
         assertTrue(tally.mangled.sum() == 0, "mangled messages: " + failure);
         assertTrue(tally.untouchedFailures.sum() == 0, "failures on connections nobody reset: " + failure);
         assertTrue(tally.exceptions.sum() == 0, "exceptions escaped verbs calls: " + failure);
         assertTrue(tally.setupFailures.sum() == 0, "connection set-ups failed: " + failure);
+        assertTrue(hang == null, "hang: " + hang + "\n" + failure);
         assertTrue(tally.messages.sum() > 0 && tally.resets.sum() > 0, "nothing was exercised: " + failure);
     }
 
@@ -199,7 +199,8 @@ class ConnectionIsolationStressTest {
                 return;
             }
         }
-        if (!await(() -> Arrays.stream(pairs).allMatch(p -> p == null || p.reset || p.unacknowledged() == 0))) {
+        if (!await(() -> Arrays.stream(pairs)
+                .allMatch(p -> p == null || p.reset || p.faulted || p.unacknowledged() == 0))) {
             hang("messages not acknowledged " + PHASE_NANOS / 1_000_000_000 + " s after the load stopped");
             return;
         }
@@ -396,7 +397,8 @@ class ConnectionIsolationStressTest {
     private void checkStalls() {
         long now = System.nanoTime();
         for (IsolatedPair p : pairs) {
-            if (p != null && !p.reset && p.unacknowledged() > 0 && now - p.lastProgress > STALL_NANOS) {
+            if (p != null && !p.reset && !p.faulted && p.unacknowledged() > 0
+                    && now - p.lastProgress > STALL_NANOS) {
                 hang("no ack for " + STALL_NANOS / 1_000_000_000 + " s: " + p.describe());
             }
         }

@@ -68,6 +68,8 @@ final class IsolatedPair {
     final End b = new End(this, false);
     /** Set before the test resets or closes the pair: its failures from then on are expected. */
     volatile boolean reset;
+    /** A foreign or mangled message was seen: the pair's exchange stops there (not a hang). */
+    volatile boolean faulted;
     /** When A last got an ack (or the pair started). */
     volatile long lastProgress = System.nanoTime();
     /** B's QP was made and accepted. */
@@ -207,7 +209,7 @@ final class IsolatedPair {
             }
             int sendLength = sendLength(id, seq);
             if (c.byteLength() != sendLength || !filled(recv, off, sendLength, seq)) {
-                tally.note(tally.mangled, "pair " + id + " B: SEND " + seq + " of " + c.byteLength() + " B, wrong bytes");
+                fault(tally.mangled, "pair " + id + " B: SEND " + seq + " of " + c.byteLength() + " B, wrong bytes");
                 return;
             }
             int toff = (int) (seq % SLOTS) * SLOT;
@@ -215,7 +217,7 @@ final class IsolatedPair {
             long wseq = getLong(target, toff + 8);
             if (!checkTag(wtag, wseq, "landed WRITE", seq) || !filled(target, toff, writeLength(id, seq), seq)) {
                 if (wtag == id && wseq == seq) {
-                    tally.note(tally.mangled, "pair " + id + " B: WRITE " + seq + " landed with wrong bytes");
+                    fault(tally.mangled, "pair " + id + " B: WRITE " + seq + " landed with wrong bytes");
                 }
                 return;
             }
@@ -250,7 +252,7 @@ final class IsolatedPair {
                 return;
             }
             if (c.byteLength() != ACK) {
-                tally.note(tally.mangled, "pair " + id + " A: ack " + seq + " of " + c.byteLength() + " B");
+                fault(tally.mangled, "pair " + id + " A: ack " + seq + " of " + c.byteLength() + " B");
                 return;
             }
             int toff = (int) (seq % SLOTS) * SLOT;
@@ -258,7 +260,7 @@ final class IsolatedPair {
             long wseq = getLong(backTarget, toff + 8);
             if (!checkTag(wtag, wseq, "landed WRITE", seq) || !filled(backTarget, toff, backLength(id, seq), seq)) {
                 if (wtag == id && wseq == seq) {
-                    tally.note(tally.mangled, "pair " + id + " A: WRITE " + seq + " landed with wrong bytes");
+                    fault(tally.mangled, "pair " + id + " A: WRITE " + seq + " landed with wrong bytes");
                 }
                 return;
             }
@@ -279,16 +281,21 @@ final class IsolatedPair {
     /** True when the tag is this pair's and {@code seq} the one expected; else counts a foreign or mangled one. */
     private boolean checkTag(long tag, long seq, String what, long expectedSeq) {
         if (tag != id && tag >= 1 && tag <= ConnectionIsolationStressTest.lastId()) {
-            tally.note(tally.foreign, "pair " + id + ": " + what + " tagged by connection " + tag + " (its message "
+            fault(tally.foreign, "pair " + id + ": " + what + " tagged by connection " + tag + " (its message "
                     + seq + "); " + describe());
             return false;
         }
         if (tag != id || seq != expectedSeq) {
-            tally.note(tally.mangled, "pair " + id + ": " + what + " tagged (" + tag + ", " + seq + "), expected ("
+            fault(tally.mangled, "pair " + id + ": " + what + " tagged (" + tag + ", " + seq + "), expected ("
                     + id + ", " + expectedSeq + "); " + describe());
             return false;
         }
         return true;
+    }
+
+    private void fault(java.util.concurrent.atomic.LongAdder counter, String what) {
+        faulted = true;
+        tally.note(counter, what);
     }
 
     /** Under A's lock: message {@code seq}, a WRITE then a SEND from the source slot. */

@@ -61,7 +61,8 @@ final class IsolationTally {
     String figures() {
         return "connections " + connections.sum() + ", resets " + resets.sum() + ", messages " + messages.sum()
                 + ", acks " + acks.sum() + ", foreign " + foreign.sum() + ", mangled " + mangled.sum()
-                + ", untouched failures " + untouchedFailures.sum() + ", failures after reset " + failuresAfterReset.sum()
+                + ", untouched failures " + untouchedFailures.sum()
+                + ", failures after reset " + failuresAfterReset.sum()
                 + ", exceptions " + exceptions.sum() + ", set-up failures " + setupFailures.sum()
                 + ", resets the responder saw as an orderly close " + resetsSeenAsOrderlyClose.sum()
                 + ", reads in place " + inPlaceReads.sum();

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Default run: 3 random scenarios per mode (about 15 s, most of it Lincheck instrumenting the classes). Longer:
  * {@code ./mvnw -B test -pl verbs -Dtest=CompletionQueueLincheckTest -Djrnic.lincheckIterations=100
- * -Dsurefire.failIfNoSpecifiedTests=false} (about 12 minutes on the 2-core VM). A {@code push} without the CQ's lock fails both modes (checked by hand).
- * The CQs are made with the package-private constructor (no device quota) and stay children of {@link #DEVICE} until
- * the JVM ends: one small object per scenario run.
+ * -Dsurefire.failIfNoSpecifiedTests=false} (about 12 minutes on the 2-core VM). A {@code push} without the CQ's
+ * lock fails both modes (checked by hand). The CQs are made with the package-private constructor (no device quota)
+ * and stay children of {@link #DEVICE} until the JVM ends: one small object per scenario run.
  */
 @Param(name = "id", gen = IntGen.class, conf = "1:9")
 @Param(name = "max", gen = IntGen.class, conf = "1:2")
