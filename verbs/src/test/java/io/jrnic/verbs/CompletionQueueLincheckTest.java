@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * and the overflow is sticky, completions already queued are still polled after it. Model checking explores the
  * interleavings of each scenario; stress runs it on real threads.
  *
- * <p>Default run: 3 random scenarios per mode (about 15 s, most of it Lincheck instrumenting the classes). Longer:
+ * <p>Default run: 2 random scenarios per mode (5-10 s, most of it Lincheck instrumenting the classes). Longer:
  * {@code ./mvnw -B test -pl verbs -Dtest=CompletionQueueLincheckTest -Djrnic.lincheckIterations=100
  * -Dsurefire.failIfNoSpecifiedTests=false} (about 12 minutes on the 2-core VM). A {@code push} without the CQ's
  * lock fails both modes (checked by hand). The CQs are made with the package-private constructor (no device quota)
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 @Param(name = "id", gen = IntGen.class, conf = "1:9")
 @Param(name = "max", gen = IntGen.class, conf = "1:2")
 public class CompletionQueueLincheckTest {
-    static final int ITERATIONS = Integer.getInteger("jrnic.lincheckIterations", 3);
+    static final int ITERATIONS = Integer.getInteger("jrnic.lincheckIterations", 2);
     static final int CAPACITY = 2;
     /** The CQs' device (no event handler: an overflow's async event goes nowhere). */
     private static final RdmaDevice DEVICE = Rdma.open("fake");
@@ -103,7 +103,7 @@ public class CompletionQueueLincheckTest {
 
     @Test
     void stress() {
-        new StressOptions().iterations(ITERATIONS).invocationsPerIteration(2_000).threads(3).actorsPerThread(3)
+        new StressOptions().iterations(ITERATIONS).invocationsPerIteration(1_000).threads(3).actorsPerThread(3)
                 .sequentialSpecification(Model.class).check(getClass());
     }
 }
