@@ -179,8 +179,8 @@ public class LoopReadGateLincheckTest {
 
     @Test
     void modelChecking() {
-        new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS).threads(3).actorsPerThread(2)
-                .actorsBefore(0).actorsAfter(0).check(getClass());
+        new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS).threads(3)
+                .actorsPerThread(2).actorsBefore(0).actorsAfter(0).check(getClass());
     }
 
     @Test
