@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
                 InteropCommand.class,
                 io.jrnic.cli.tools.PerftestCommand.SendBw.class, io.jrnic.cli.tools.PerftestCommand.WriteBw.class, io.jrnic.cli.tools.PerftestCommand.ReadBw.class,
                 io.jrnic.cli.tools.PerftestCommand.SendLat.class, io.jrnic.cli.tools.PerftestCommand.WriteLat.class, io.jrnic.cli.tools.PerftestCommand.ReadLat.class,
-                SrpBenchCommand.class, ProxyCommand.class, SoakCommand.class, ConformCommand.class, FuzzCommand.class})
+                SrpBenchCommand.class, io.jrnic.cli.nvmf.NvmfCommand.class, ProxyCommand.class, SoakCommand.class, ConformCommand.class, FuzzCommand.class})
 public final class Jrnic implements Runnable {
 
     @Override
