@@ -103,6 +103,11 @@ final class NvmfBench {
                 NvmfHost host = NvmfHost.connect(hd, target.address(), NvmfHost.Options.defaults(NQN).ioQueues(1)
                         .queueDepth(Math.max(2, maxQd)).keepAliveMillis(5000));
                 TcpBlockInitiator tcp = TcpBlockInitiator.connect(tcpTarget.address(), maxQd, MAX_TRANSFER)) {
+            target.onEvent(e -> {
+                if (e.contains("torn down")) {
+                    out.println("# nvmf target: " + e);
+                }
+            });
             Side nvmf = new NvmfSide(host, maxQd, (int) s.blocks());
             Side tcpSide = new TcpSide(tcp, (int) s.blocks());
             out.printf("nvmf bench: namespace %d MiB (file, FileChannel), %.2f s per cell, %d reps alternating; "
@@ -114,9 +119,14 @@ final class NvmfBench {
             }
             out.printf("%-14s %4s %12s %11s %12s %10s %8s%n", "workload", "qd", "nvmf IOPS", "nvmf MB/s", "tcp IOPS",
                     "tcp MB/s", "ratio");
+            measure:
             for (Workload w : Workload.values()) {
                 for (int qd : s.queueDepths()) {
                     row(out, w, qd, nvmf, tcpSide);
+                    if (errors > 0) {
+                        out.println("stopped at the first failure");
+                        break measure;
+                    }
                 }
             }
         }
