@@ -68,7 +68,10 @@ final class AdminCommands {
         q.respond(i, sqe, Status.SUCCESS, (int) value, (int) (value >>> 32));
     }
 
-    /** Identify (section 5.15): CNS 00h namespace, 01h controller, 02h active NSID list, 03h NS descriptors. */
+    /**
+     * Identify (section 5.15): CNS 00h namespace, 01h controller, 02h active NSID list, 03h NS descriptors,
+     * 06h I/O command set specific controller for CSI 0 (NVM; all limits 0; Linux 6.1 asks for it).
+     */
     private static void identify(TargetQueue q, Controller c, int i, Sqe sqe) {
         NvmfTarget t = c.target();
         String nqn = t.config().subsystemNqn();
@@ -84,6 +87,13 @@ final class AdminCommands {
                 d = IdentifyData.activeNamespaces(sqe.nsid());
             }
             case Opcodes.CNS_NS_DESCRIPTORS -> d = sqe.nsid() == 1 ? IdentifyData.namespaceDescriptors(nqn, 1) : null;
+            case Opcodes.CNS_CS_CONTROLLER -> {
+                if ((sqe.cdw(11) >>> 24) != 0) { // CSI: only the NVM command set
+                    q.respond(i, sqe, Status.INVALID_FIELD | Status.DNR, 0);
+                    return;
+                }
+                d = IdentifyData.le(IdentifyData.SIZE); // NVM limits (VSL, WZSL, DMRL...): 0, none reported
+            }
             default -> {
                 q.respond(i, sqe, Status.INVALID_FIELD | Status.DNR, 0);
                 return;

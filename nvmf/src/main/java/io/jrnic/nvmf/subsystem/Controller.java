@@ -120,10 +120,16 @@ final class Controller {
         lastKeepAlive = System.nanoTime();
     }
 
-    /** Keep Alive Timer expiry (NVMe base 1.4 section 7.12.1): the association is torn down. */
+    /**
+     * Keep Alive Timer expiry (NVMe base 1.4 section 7.12): the association is torn down when neither a
+     * Keep Alive nor any other command arrived for KATO plus a grace of half of it (a host may send its
+     * Keep Alive every KATO exactly, so the two timers race without one).
+     */
     void checkKeepAlive(long now) {
-        if (katoMillis > 0 && !gone && now - lastKeepAlive > TimeUnit.MILLISECONDS.toNanos(katoMillis)) {
-            teardown("keep-alive timeout (" + katoMillis + " ms without Keep Alive)");
+        long limit = TimeUnit.MILLISECONDS.toNanos(katoMillis + katoMillis / 2);
+        if (katoMillis > 0 && !gone && now - lastKeepAlive > limit) {
+            teardown("keep-alive timeout (" + katoMillis + " ms, no Keep Alive or command for "
+                    + TimeUnit.NANOSECONDS.toMillis(now - lastKeepAlive) + " ms)");
         }
     }
 

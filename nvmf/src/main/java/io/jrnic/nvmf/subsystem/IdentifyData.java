@@ -30,7 +30,7 @@ final class IdentifyData {
         b.put(77, (byte) mdts(cfg.maxTransfer()));         // MDTS, in 4 KiB (CAP.MPSMIN) units, log2
         b.putShort(78, (short) cntlid);                    // CNTLID
         b.putInt(80, VERSION);                             // VER
-        b.putInt(96, 1);                                   // CTRATT bit 0: 128-bit host identifier
+        b.putInt(96, 1 | 1 << 6);                          // CTRATT: 128-bit host identifier, TBKAS
         b.put(111, (byte) 1);                              // CNTRLTYPE: I/O controller
         b.put(258, (byte) 3);                              // ACL (0's based)
         b.put(259, (byte) (NvmfTarget.AER_LIMIT - 1));     // AERL (0's based)

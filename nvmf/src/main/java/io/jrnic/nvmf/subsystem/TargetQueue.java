@@ -151,6 +151,9 @@ final class TargetQueue {
         }
         Sqe sqe = Sqe.decode(recvBuf, i * capsuleSize);
         sqhd = (sqhd + 1) % depth;
+        if (controller != null) {
+            controller.keepAlive(); // traffic counts as keep-alive (TBKAS behaviour)
+        }
         int inCapsule = length - Sqe.SIZE;
         if (sqe.opcode() == Opcodes.FABRICS) {
             fabrics(i, sqe, inCapsule);

@@ -26,6 +26,7 @@ public final class Opcodes {
     public static final int CNS_CONTROLLER = 0x01;
     public static final int CNS_ACTIVE_NS_LIST = 0x02;
     public static final int CNS_NS_DESCRIPTORS = 0x03;
+    public static final int CNS_CS_CONTROLLER = 0x06;
 
     // Log page identifiers
     public static final int LOG_ERROR = 0x01;
