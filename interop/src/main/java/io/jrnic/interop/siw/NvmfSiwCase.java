@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * siw, on a fresh guest each:
  * {@link Role#LINUX_HOST}: jrnic serves a file ({@code jrnic nvmf target}); the guest's nvme-rdma
  * connects through /dev/nvme-fabrics (2 I/O queues), makes ext4 on the namespace, mounts it, writes
- * files, syncs, unmounts, reads them back after dropping caches, runs {@code fsck -n}, writes 4 MiB
+ * files, syncs, unmounts, reads them back after dropping caches, runs {@code fsck -n}, writes 2 MiB
  * of random data with dd at the namespace's end (sha256 in the guest, re-read through the device),
  * and disconnects; the host then finds the ext4 superblock and the same sha256 in the backing file.
  * {@link Role#LINUX_TARGET}: the guest's nvmet-rdma serves a loop device over a tmpfs file through
@@ -33,8 +33,8 @@ public final class NvmfSiwCase implements SiwCase {
 
     private static final int PORT = 4420;
     private static final String NQN = "nqn.2026-11.io.jrnic:siw";
-    private static final int PATTERN_MIB = 4;
-    private static final int NAMESPACE_MIB = 64;
+    private static final int PATTERN_MIB = 2;
+    private static final int NAMESPACE_MIB = 32;
 
     private final String name;
     private final Role role;
@@ -95,6 +95,12 @@ public final class NvmfSiwCase implements SiwCase {
         return true;
     }
 
+    /** tcpdump in the emulated guest dropping packets of a data burst is its environment, not the exchange: one rerun. */
+    @Override
+    public boolean guestToolEnvironmentFailure(CaseResult failed) {
+        return failed.detail().startsWith("capture incomplete") && !failed.detail().contains("; ");
+    }
+
     @Override
     public CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) throws Exception {
         long t0 = System.nanoTime();
@@ -105,8 +111,9 @@ public final class NvmfSiwCase implements SiwCase {
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport r = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
-        // admin queue + 2 I/O queues, a Request and a Reply each
-        GuestBootCase.expect(failures, r.setups().size() >= 6, "set-up frames: " + r.setups().size());
+        // admin queue + I/O queues (jrnic's host: 2; Linux's: one per guest CPU, 1), a Request and a Reply each
+        int wantSetups = role == Role.LINUX_TARGET ? 6 : 4;
+        GuestBootCase.expect(failures, r.setups().size() >= wantSetups, "set-up frames: " + r.setups().size());
         GuestBootCase.expect(failures, r.setups().stream().filter(s -> s.dir() == Direction.R2I)
                 .allMatch(s -> s.frameInfo().crc() == expectCrc && !s.frameInfo().reject()),
                 "Reply C flag, wanted " + expectCrc + ": " + r.setups());
@@ -140,7 +147,7 @@ public final class NvmfSiwCase implements SiwCase {
                         + " queues $(ls -d /sys/block/nvme0n1/mq/* | wc -l)\"",
                 "mkfs.ext4 -q -F /dev/nvme0n1",
                 "mkdir -p /mnt/nvme && mount -t ext4 /dev/nvme0n1 /mnt/nvme",
-                "for n in 1 2 3; do dd if=/dev/urandom of=/mnt/nvme/f$n bs=64k count=$((n*8)) 2>/dev/null; done",
+                "for n in 1 2 3; do dd if=/dev/urandom of=/mnt/nvme/f$n bs=64k count=$((n*4)) 2>/dev/null; done",
                 "mkdir /mnt/nvme/dir && echo 'served by jrnic' > /mnt/nvme/dir/hello.txt",
                 "sha256sum /mnt/nvme/f1 /mnt/nvme/f2 /mnt/nvme/f3 /mnt/nvme/dir/hello.txt > /tmp/sums",
                 "sync && umount /mnt/nvme",
@@ -170,7 +177,7 @@ public final class NvmfSiwCase implements SiwCase {
         GuestBootCase.expect(failures, g.ok(), "guest: " + g);
         GuestBootCase.expect(failures, g.output().contains("controller rdma " + NQN), "no rdma controller: " + g.output());
         GuestBootCase.expect(failures, g.output().contains("disconnected"), "no orderly disconnect");
-        GuestBootCase.expect(failures, tlog.contains("torn down: admin queue gone") || tlog.contains("Disconnect"),
+        GuestBootCase.expect(failures, tlog.contains("torn down: admin queue"),
                 "target log shows no orderly end of the association: " + tlog);
         GuestBootCase.expect(failures, !tlog.contains("keep-alive timeout") && !tlog.contains("work completion"),
                 "target tore an association down: " + tlog);
@@ -197,6 +204,7 @@ public final class NvmfSiwCase implements SiwCase {
         String p = "/sys/kernel/config/nvmet/ports/1";
         String setup = String.join("\n",
                 "set -e",
+                "[ -d " + p + " ] && { echo 'nvmet ready (kept from the first run)'; exit 0; }",
                 "modprobe nvmet; modprobe nvmet-rdma; modprobe loop",
                 "mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config",
                 "dd if=/dev/zero of=/tmp/nvmet.img bs=1M count=" + NAMESPACE_MIB + " 2>/dev/null",
@@ -216,7 +224,7 @@ public final class NvmfSiwCase implements SiwCase {
         }
         List<String> cmd = new ArrayList<>(jrnic);
         cmd.addAll(List.of("nvmf", "host", guest.guestAddress() + ":" + PORT, "--nqn", NQN, "--verify", "--bytes",
-                "16M", "--queues", "2", "--qd", "16"));
+                "2M", "--queues", "2", "--qd", "4", "--io-size", "64K"));
         if (jrnicCrc) {
             cmd.add("--crc");
         }

@@ -201,7 +201,7 @@ final class HostQueue {
                 sqe.sgl(Sgl.keyed(0, length, stag, true));
             }
         }
-        sqe.cid(slot).encode(cmdBuf, at);
+        sqe.cid(slot).psdt(Sqe.PSDT_SGL).encode(cmdBuf, at); // PSDT 01b: Linux nvmet rejects anything else
         pending.set(slot, new Pending(f, dir, dir == Direction.FROM_CONTROLLER ? data : null, length, stag));
         SendWr send = SendWr.send().id(slot).local(cmdMr.sge(at, sendLength));
         try {

@@ -15,6 +15,7 @@ final class AdminCommands {
     }
 
     static void handle(TargetQueue q, Controller c, int i, Sqe sqe) {
+        c.saw(name(sqe));
         switch (sqe.opcode()) {
             case Opcodes.ADMIN_IDENTIFY -> identify(q, c, i, sqe);
             case Opcodes.ADMIN_GET_LOG_PAGE -> getLogPage(q, c, i, sqe);
@@ -36,8 +37,24 @@ final class AdminCommands {
         }
     }
 
+    /** A short name of an admin command for the record of what a host asked for. */
+    static String name(Sqe sqe) {
+        int lo = sqe.cdw(10) & 0xFF;
+        return switch (sqe.opcode()) {
+            case Opcodes.ADMIN_IDENTIFY -> String.format("Identify CNS %02xh", lo);
+            case Opcodes.ADMIN_GET_LOG_PAGE -> String.format("Get Log Page %02xh", lo);
+            case Opcodes.ADMIN_SET_FEATURES -> String.format("Set Features %02xh", lo);
+            case Opcodes.ADMIN_GET_FEATURES -> String.format("Get Features %02xh", lo);
+            case Opcodes.ADMIN_ASYNC_EVENT_REQUEST -> "Asynchronous Event Request";
+            case Opcodes.ADMIN_KEEP_ALIVE -> "Keep Alive";
+            default -> String.format("opcode %02xh", sqe.opcode());
+        };
+    }
+
     /** Property Get / Set of CAP (8 octets), VS, CC and CSTS (4 octets); only CC is writable. */
     static void property(TargetQueue q, Controller c, int i, Sqe sqe) {
+        c.saw(String.format("Property %s 0x%02x", sqe.fctype() == Opcodes.FCTYPE_PROPERTY_SET ? "Set" : "Get",
+                Fabrics.propertyOffset(sqe)));
         int offset = Fabrics.propertyOffset(sqe);
         int size = Fabrics.propertySize(sqe);
         if (sqe.fctype() == Opcodes.FCTYPE_PROPERTY_SET) {

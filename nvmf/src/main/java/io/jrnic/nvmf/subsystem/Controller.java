@@ -39,6 +39,8 @@ final class Controller {
     private int asyncEventConfig;
     private int volatileWriteCache = 1;
     private boolean gone;
+    /** Admin and Fabrics commands seen, by name ("Identify CNS 01h"), for the teardown event. */
+    private final Map<String, Integer> seen = new TreeMap<>();
     long readCommands;
     long writeCommands;
     long blocksRead;
@@ -183,6 +185,12 @@ final class Controller {
         }
     }
 
+    void saw(String command) {
+        if (seen.size() < 64) {
+            seen.merge(command, 1, Integer::sum);
+        }
+    }
+
     boolean isGone() {
         return gone;
     }
@@ -193,7 +201,8 @@ final class Controller {
             return;
         }
         gone = true;
-        target.removeController(this, why);
+        target.removeController(this, why + "; admin commands seen: " + seen + ", reads " + readCommands
+                + ", writes " + writeCommands);
         for (TargetQueue q : List.copyOf(ioQueues.values())) {
             q.teardown(why);
         }

@@ -127,6 +127,15 @@ final class TargetQueue {
         if (closing) {
             return; // flushed work after the teardown started
         }
+        if (c.status() == io.jrnic.verbs.CompletionStatus.WR_FLUSH_ERROR) {
+            // the connection went down (the host disconnected): its end, not a misbehaviour
+            if (controller != null && qid == 0) {
+                controller.teardown("admin queue closed by the host");
+            } else {
+                teardown("connection closed");
+            }
+            return;
+        }
         if (!c.isOk()) {
             misbehaved("work completion " + c.opcode() + " " + c.status());
             return;
