@@ -49,7 +49,7 @@ final class NvmfBench {
         }
     }
 
-    record Settings(int[] queueDepths, double seconds, int reps, long blocks) {
+    record Settings(int[] queueDepths, double seconds, int reps, long blocks, boolean inCapsule) {
     }
 
     /** One transport under test: submit a command for a slot, take the next completed slot. */
@@ -101,7 +101,7 @@ final class NvmfBench {
                 BlockDevice device = BlockDevice.open(tcpFile, s.blocks());
                 TcpBlockTarget tcpTarget = TcpBlockTarget.start(lo, device, maxQd, MAX_TRANSFER);
                 NvmfHost host = NvmfHost.connect(hd, target.address(), NvmfHost.Options.defaults(NQN).ioQueues(1)
-                        .queueDepth(Math.max(2, maxQd)).keepAliveMillis(5000));
+                        .queueDepth(Math.max(2, maxQd)).keepAliveMillis(5000).inCapsuleWrites(s.inCapsule()));
                 TcpBlockInitiator tcp = TcpBlockInitiator.connect(tcpTarget.address(), maxQd, MAX_TRANSFER)) {
             target.onEvent(e -> {
                 if (e.contains("torn down")) {
@@ -111,8 +111,9 @@ final class NvmfBench {
             Side nvmf = new NvmfSide(host, maxQd, (int) s.blocks());
             Side tcpSide = new TcpSide(tcp, (int) s.blocks());
             out.printf("nvmf bench: namespace %d MiB (file, FileChannel), %.2f s per cell, %d reps alternating; "
-                    + "NVMe/RDMA: 1 I/O queue, registered pool, writes <= 8 KiB in capsule; TCP: SRP example "
-                    + "block protocol; MPA without CRC%n", bytes >> 20, s.seconds(), s.reps());
+                    + "NVMe/RDMA: 1 I/O queue, registered pool, %s; TCP: SRP example "
+                    + "block protocol; MPA without CRC%n", bytes >> 20, s.seconds(), s.reps(),
+                    s.inCapsule() ? "writes <= 8 KiB in the capsule" : "all data by keyed SGL");
             for (Side side : new Side[] {nvmf, tcpSide}) { // warm-up, not reported
                 cell(side, Workload.RANDREAD_4K, Math.min(16, maxQd));
                 cell(side, Workload.SEQWRITE_128K, Math.min(4, maxQd));

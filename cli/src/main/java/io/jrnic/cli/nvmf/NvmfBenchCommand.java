@@ -24,6 +24,8 @@ public final class NvmfBenchCommand implements Callable<Integer> {
             description = "repetitions per cell and transport, alternating (default 3)") int reps;
     @Option(names = "--device-mib", paramLabel = "MiB", defaultValue = "64",
             description = "size of each transport's file-backed device (default 64)") int deviceMib;
+    @Option(names = "--no-in-capsule", description = "send write data by keyed SGL only (default: writes <= 8 KiB in the capsule)")
+    boolean noInCapsule;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help") boolean help;
 
     @Override
@@ -40,7 +42,7 @@ public final class NvmfBenchCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        return NvmfBench.run(new NvmfBench.Settings(queueDepths, seconds, reps, deviceMib * 256L),
+        return NvmfBench.run(new NvmfBench.Settings(queueDepths, seconds, reps, deviceMib * 256L, !noInCapsule),
                 spec.commandLine().getOut());
     }
 }
