@@ -256,6 +256,11 @@ public final class NvmfHost implements AutoCloseable {
         return io.get((int) (next.getAndIncrement() % io.size()));
     }
 
+    /** The admin queue (tests). */
+    HostQueue adminQueue() {
+        return admin;
+    }
+
     /** An I/O queue by index (tests). */
     HostQueue ioQueue(int k) {
         return io.get(k);

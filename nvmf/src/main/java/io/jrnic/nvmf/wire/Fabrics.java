@@ -35,6 +35,11 @@ public final class Fabrics {
                 .cdw(10, qid << 16).cdw(11, sqsize & 0xFFFF).cdw(12, kato).sgl(data);
     }
 
+    /** Disconnect (section 3.6, Fabrics 1.1): ends the queue it is sent on. */
+    public static Sqe disconnect(int cid) {
+        return new Sqe().opcode(Opcodes.FABRICS).psdt(Sqe.PSDT_SGL).cid(cid).fctype(Opcodes.FCTYPE_DISCONNECT);
+    }
+
     public static int connectRecfmt(Sqe s) {
         return s.cdw(10) & 0xFFFF;
     }
