@@ -120,7 +120,17 @@ final class HostQueue {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IOException("queue " + qid + ": no connect reply in " + WAIT_SECONDS + " s", e);
         }
-        connection.disconnected().thenRun(() -> fail("connection closed"));
+        // responses that arrived before the close are still in the CQ: complete them before failing the rest
+        connection.disconnected().thenRun(() -> poller.execute(() -> {
+            Completion[] batch = Completion.array(64);
+            int n;
+            while (failure == null && (n = cq.poll(batch)) > 0) {
+                for (int k = 0; k < n; k++) {
+                    onCompletion(batch[k]);
+                }
+            }
+            fail("connection closed");
+        }));
         crqsize = CmPrivateData.Accept.decode(connection.peerPrivateData()).crqsize();
         if (crqsize < 1) {
             throw new IOException("queue " + qid + ": controller receive queue size " + crqsize);

@@ -33,29 +33,41 @@ public final class NvmfTarget implements AutoCloseable {
      * @param inCapsuleData octets of in-capsule data a command capsule may carry (IOCCSZ = 4 + this / 16)
      * @param maxTransfer   largest data transfer of one command, a power of two >= 4096 (MDTS)
      * @param maxIoQueues   I/O queues a controller may have
+     * @param maxQueues     RDMA connections (queues of all hosts) at once; more are rejected with
+     *                      "no resources" (each may hold HSQSIZE + 1 data buffers of maxTransfer)
+     * @param connectWithin a connection whose Fabrics Connect has not come by then is closed
      * @param connect       MPA options of the listener (CRC, IRD/ORD)
      */
     public record Config(String subsystemNqn, int queueDepth, int inCapsuleData, int maxTransfer, int maxIoQueues,
-            ConnectOptions connect) {
+            int maxQueues, java.time.Duration connectWithin, ConnectOptions connect) {
         public Config {
             if (queueDepth < 2 || queueDepth > 1024 || inCapsuleData < 0 || inCapsuleData % 16 != 0
                     || maxTransfer < 4096 || Integer.bitCount(maxTransfer) != 1 || maxIoQueues < 1
-                    || maxIoQueues > 0xFFFE || subsystemNqn.isEmpty() || subsystemNqn.length() > 223) {
-                throw new IllegalArgumentException("bad target config " + this);
+                    || maxIoQueues > 0xFFFE || maxQueues < 1 || connectWithin.isNegative() || connectWithin.isZero()
+                    || subsystemNqn.isEmpty() || subsystemNqn.length() > 223) {
+                throw new IllegalArgumentException("bad target config " + subsystemNqn);
             }
         }
 
+        /** Queue depth 128, 8 KiB in-capsule data, MDTS 128 KiB, 16 I/O queues per controller, 256 queues, Connect within 10 s. */
         public static Config defaults(String subsystemNqn) {
-            return new Config(subsystemNqn, 128, 8192, 128 * 1024, 16,
-                    ConnectOptions.defaults().privateDataCap(ConnectOptions.MPA_MAX_PRIVATE_DATA));
+            return new Config(subsystemNqn, 128, 8192, 128 * 1024, 16, 256, java.time.Duration.ofSeconds(10),
+                    ConnectOptions.defaults());
         }
 
         public Config withConnect(ConnectOptions o) {
-            return new Config(subsystemNqn, queueDepth, inCapsuleData, maxTransfer, maxIoQueues, o);
+            return new Config(subsystemNqn, queueDepth, inCapsuleData, maxTransfer, maxIoQueues, maxQueues,
+                    connectWithin, o);
         }
 
         public Config withInCapsuleData(int n) {
-            return new Config(subsystemNqn, queueDepth, n, maxTransfer, maxIoQueues, connect);
+            return new Config(subsystemNqn, queueDepth, n, maxTransfer, maxIoQueues, maxQueues, connectWithin,
+                    connect);
+        }
+
+        public Config withLimits(int maxQueues, java.time.Duration connectWithin) {
+            return new Config(subsystemNqn, queueDepth, inCapsuleData, maxTransfer, maxIoQueues, maxQueues,
+                    connectWithin, connect);
         }
     }
 
@@ -138,6 +150,9 @@ public final class NvmfTarget implements AutoCloseable {
             if (pd.hrqsize() < 1 || pd.hrqsize() > cfg.queueDepth() + 1) {
                 throw new CmPrivateData.RejectException(CmPrivateData.INVALID_HRQSIZE, "HRQSIZE " + pd.hrqsize());
             }
+            if (queues.size() >= cfg.maxQueues()) {
+                throw new CmPrivateData.RejectException(CmPrivateData.NO_RESOURCES, queues.size() + " queues open");
+            }
         } catch (CmPrivateData.RejectException e) {
             event("reject " + req.remoteAddress() + ": " + e.getMessage());
             req.reject(e.privateData());
@@ -188,6 +203,9 @@ public final class NvmfTarget implements AutoCloseable {
         long now = System.nanoTime();
         for (Controller c : controllers.values()) {
             c.checkKeepAlive(now);
+        }
+        for (TargetQueue q : queues) {
+            q.checkConnected(now, cfg.connectWithin().toNanos());
         }
     }
 

@@ -58,6 +58,7 @@ final class TargetQueue {
     private boolean sqFlowDisabled;
     private boolean closing;
     private boolean released;
+    private final long created = System.nanoTime();
 
     @SuppressWarnings("unchecked")
     TargetQueue(NvmfTarget target, int qid, int hsqsize, int hrqsize) {
@@ -373,6 +374,15 @@ final class TargetQueue {
         } else {
             target.event("queue torn down: " + reason);
             teardown(reason);
+        }
+    }
+
+    /** A connection that has not sent its Fabrics Connect within {@code limitNanos} is closed. */
+    void checkConnected(long now, long limitNanos) {
+        if (controller == null && !closing && now - created > limitNanos) {
+            target.event("queue torn down: queue " + qid + " from " + remote + ": no Connect within "
+                    + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(limitNanos) + " ms");
+            teardown("no Connect");
         }
     }
 

@@ -201,6 +201,20 @@ class ErrorPathsTest {
         }
     }
 
+    @Test
+    void aConnectionWithoutConnectIsClosedAndQueuesBeyondTheLimitAreRefused() throws Exception {
+        NvmfTarget.Config cfg = NvmfTarget.Config.defaults(NQN).withLimits(1, java.time.Duration.ofMillis(300));
+        try (RdmaDevice td = Rdma.open("soft"); RdmaDevice hd = Rdma.open("soft");
+                Namespace ns = Namespace.memory(1 << 20, 512);
+                NvmfTarget target = NvmfTarget.start(td, LoopbackTest.LO, cfg, ns);
+                RawPeer silent = new RawPeer(hd, target)) {
+            assertEquals(CmPrivateData.NO_RESOURCES, rejectStatus(hd, target,
+                    new CmPrivateData.Request(0, 0, 32, 31, 0xFFFF).encode())); // one queue is the limit
+            silent.connection.disconnected().get(10, TimeUnit.SECONDS); // no Connect within 300 ms
+            awaitTrue(() -> target.queueCount() == 0);
+        }
+    }
+
     /** A raw verbs peer with the binding's private data for an admin queue of 32 entries. */
     private static final class RawPeer implements AutoCloseable {
         final ProtectionDomain pd;
