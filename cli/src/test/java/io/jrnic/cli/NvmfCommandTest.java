@@ -58,6 +58,46 @@ class NvmfCommandTest {
     }
 
     @Test
+    void hostExitsOneWhenWhatItReadsBackDiffers() throws Exception {
+        Namespace mem = Namespace.memory(1 << 20, 512);
+        Namespace corrupting = new Namespace() { // flips one byte of every read past the first MiB/2
+            public long blocks() {
+                return mem.blocks();
+            }
+
+            public int blockSize() {
+                return mem.blockSize();
+            }
+
+            public void read(long lba, java.nio.ByteBuffer dst) throws java.io.IOException {
+                int at = dst.position();
+                mem.read(lba, dst);
+                if (lba >= 1024) {
+                    dst.put(at, (byte) ~dst.get(at));
+                }
+            }
+
+            public void write(long lba, java.nio.ByteBuffer src) throws java.io.IOException {
+                mem.write(lba, src);
+            }
+
+            public void flush() {
+            }
+
+            public void close() {
+            }
+        };
+        try (RdmaDevice dev = Rdma.open("soft");
+                NvmfTarget t = NvmfTarget.start(dev, new InetSocketAddress("127.0.0.1", 0),
+                        NvmfTarget.Config.defaults(NQN), corrupting)) {
+            CliRun r = CliRun.of("nvmf", "host", "127.0.0.1:" + t.address().getPort(), "--nqn", NQN, "--verify",
+                    "--io-size", "64K");
+            assertEquals(1, r.exit(), r.out() + r.err());
+            assertTrue(r.out().contains("MISMATCH at byte 524288"), r.out());
+        }
+    }
+
+    @Test
     void tinyBenchPrintsEveryWorkloadForBothTransportsAndVerifies() {
         CliRun r = CliRun.of("nvmf", "bench", "--qd", "1,4", "--seconds", "0.05", "--reps", "1", "--device-mib", "2");
         assertEquals(0, r.exit(), r.err() + r.out());
