@@ -29,6 +29,7 @@ public final class Poller implements AutoCloseable {
     private final Thread thread;
     private final Runnable tick;
     private volatile boolean running = true;
+    private final java.util.concurrent.atomic.AtomicLong handlerFailures = new java.util.concurrent.atomic.AtomicLong();
 
     public Poller(String name, Runnable tick) {
         this.tick = tick;
@@ -103,13 +104,19 @@ public final class Poller implements AutoCloseable {
         }
     }
 
-    /** A failing handler must not stop the thread that serves every other queue. */
-    private static void run(Runnable r) {
+    /** A failing handler must not stop the thread that serves every other queue (it is a bug: counted, logged). */
+    private void run(Runnable r) {
         try {
             r.run();
         } catch (RuntimeException e) {
+            handlerFailures.incrementAndGet();
             System.getLogger(Poller.class.getName()).log(System.Logger.Level.WARNING, "nvmf handler failed", e);
         }
+    }
+
+    /** Handlers that threw (each one a bug; tests assert none). */
+    public long handlerFailures() {
+        return handlerFailures.get();
     }
 
     @Override

@@ -129,6 +129,11 @@ public final class NvmfTarget implements AutoCloseable {
         return controllers.size();
     }
 
+    /** Handlers on the target's thread that threw (a bug each; 0 expected). */
+    public long handlerFailures() {
+        return poller.handlerFailures();
+    }
+
     /** Queues (RDMA connections) alive now. */
     public int queueCount() {
         return queues.size();

@@ -141,15 +141,21 @@ final class TargetQueue {
             misbehaved("work completion " + c.opcode() + " " + c.status());
             return;
         }
-        if (c.opcode() == CompletionOpcode.RECV) {
-            command((int) c.id(), c.byteLength());
-        } else if (c.opcode() == CompletionOpcode.RDMA_READ) {
-            int i = (int) (c.id() & 0xFFFF);
-            Consumer<ByteBuffer> then = readPending[i];
-            readPending[i] = null;
-            if (then != null) {
-                then.accept(data(i, readLength[i]));
+        try {
+            if (c.opcode() == CompletionOpcode.RECV) {
+                command((int) c.id(), c.byteLength());
+            } else if (c.opcode() == CompletionOpcode.RDMA_READ) {
+                int i = (int) (c.id() & 0xFFFF);
+                Consumer<ByteBuffer> then = readPending[i];
+                readPending[i] = null;
+                if (then != null) {
+                    then.accept(data(i, readLength[i]));
+                }
             }
+        } catch (RuntimeException e) {
+            // a bug of ours: the command would stay unanswered, so the association goes (and the poller counts it)
+            misbehaved("internal error: " + e);
+            throw e;
         }
     }
 
