@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * siw, on a fresh guest each:
  * {@link Role#LINUX_HOST}: jrnic serves a file ({@code jrnic nvmf target}); the guest's nvme-rdma
  * connects through /dev/nvme-fabrics (2 I/O queues), makes ext4 on the namespace, mounts it, writes
- * files, syncs, unmounts, reads them back after dropping caches, runs {@code fsck -n}, writes 2 MiB
+ * files, syncs, unmounts, reads them back after dropping caches, runs {@code fsck -n}, writes 1 MiB
  * of random data with dd at the namespace's end (sha256 in the guest, re-read through the device),
  * and disconnects; the host then finds the ext4 superblock and the same sha256 in the backing file.
  * {@link Role#LINUX_TARGET}: the guest's nvmet-rdma serves a loop device over a tmpfs file through
@@ -33,7 +33,7 @@ public final class NvmfSiwCase implements SiwCase {
 
     private static final int PORT = 4420;
     private static final String NQN = "nqn.2026-11.io.jrnic:siw";
-    private static final int PATTERN_MIB = 2;
+    private static final int PATTERN_MIB = 1;
     private static final int NAMESPACE_MIB = 32;
 
     private final String name;
@@ -147,7 +147,7 @@ public final class NvmfSiwCase implements SiwCase {
                         + " queues $(ls -d /sys/block/nvme0n1/mq/* | wc -l)\"",
                 "mkfs.ext4 -q -F /dev/nvme0n1",
                 "mkdir -p /mnt/nvme && mount -t ext4 /dev/nvme0n1 /mnt/nvme",
-                "for n in 1 2 3; do dd if=/dev/urandom of=/mnt/nvme/f$n bs=64k count=$((n*4)) 2>/dev/null; done",
+                "for n in 1 2 3; do dd if=/dev/urandom of=/mnt/nvme/f$n bs=64k count=$((n*2)) 2>/dev/null; done",
                 "mkdir /mnt/nvme/dir && echo 'served by jrnic' > /mnt/nvme/dir/hello.txt",
                 "sha256sum /mnt/nvme/f1 /mnt/nvme/f2 /mnt/nvme/f3 /mnt/nvme/dir/hello.txt > /tmp/sums",
                 "sync && umount /mnt/nvme",
@@ -168,6 +168,11 @@ public final class NvmfSiwCase implements SiwCase {
         try {
             CaseSupport.awaitHostListening(guest, target, PORT);
             g = guest.exec(script, Duration.ofSeconds(240));
+            // the guest saw its controller go; give the target its moment to log the association's end
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (target.isAlive() && System.nanoTime() < until && !Files.readString(log).contains("torn down")) {
+                Thread.sleep(100);
+            }
         } finally {
             target.destroy();
             target.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
