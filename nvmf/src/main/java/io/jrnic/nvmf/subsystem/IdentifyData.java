@@ -47,7 +47,7 @@ final class IdentifyData {
         // bit 20 Address as offset for SGL Data Block (in-capsule data).
         b.putInt(536, 0x1 | 1 << 2 | 1 << 20);
         ascii0(b, 768, 256, cfg.subsystemNqn());           // SUBNQN
-        b.putInt(1792, (Sqe64 + cfg.inCapsuleData()) / 16); // IOCCSZ
+        b.putInt(1792, (SQE_SIZE + cfg.inCapsuleData()) / 16); // IOCCSZ
         b.putInt(1796, 1);                                 // IORCSZ: 16 octets
         b.putShort(1800, (short) 0);                       // ICDOFF
         b.put(1802, (byte) 0);                             // FCATT: dynamic controller model
@@ -55,7 +55,7 @@ final class IdentifyData {
         return b;
     }
 
-    private static final int Sqe64 = 64;
+    private static final int SQE_SIZE = io.jrnic.nvmf.wire.Sqe.SIZE;
 
     static int mdts(int maxTransfer) {
         return Integer.numberOfTrailingZeros(maxTransfer / 4096);

@@ -217,7 +217,7 @@ public final class NvmfTarget implements AutoCloseable {
     @Override
     public void close() {
         listener.close();
-        CompletableFutureHelper.runOn(poller, () -> {
+        OnPoller.runOn(poller, () -> {
             for (Controller c : controllers.values()) {
                 c.teardown("target closing");
             }

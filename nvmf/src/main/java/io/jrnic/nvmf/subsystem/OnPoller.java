@@ -5,8 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a task on the poller thread and waits for it (bounded). */
-final class CompletableFutureHelper {
-    private CompletableFutureHelper() {
+final class OnPoller {
+    private OnPoller() {
     }
 
     static void runOn(Poller p, Runnable r) {
