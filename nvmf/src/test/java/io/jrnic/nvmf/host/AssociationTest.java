@@ -105,4 +105,22 @@ class AssociationTest {
             assertTrue(host.ioCommand(0, new Sqe().opcode(Opcodes.IO_FLUSH).nsid(1), null, false, false).isSuccess());
         }
     }
+
+    @Test
+    void clearingCcEnResetsTheControllerAndDropsItsIoQueues() throws Exception {
+        try (RdmaDevice td = Rdma.open("soft"); RdmaDevice hd = Rdma.open("soft");
+                Namespace ns = Namespace.memory(1 << 20, 512);
+                NvmfTarget target = NvmfTarget.start(td, LoopbackTest.LO, NvmfTarget.Config.defaults(NQN), ns);
+                NvmfHost host = NvmfHost.connect(hd, target.address(), NvmfHost.Options.defaults(NQN).ioQueues(2))) {
+            assertEquals(3, target.queueCount());
+            assertTrue(host.adminCommand(Fabrics.propertySet(0, Fabrics.CC, Fabrics.SIZE_4, 6 << 16 | 4 << 20), null)
+                    .isSuccess());
+            ErrorPathsTest.awaitTrue(() -> target.queueCount() == 1); // the admin queue stays
+            Cqe csts = host.adminCommand(Fabrics.propertyGet(0, Fabrics.CSTS, Fabrics.SIZE_4), null);
+            assertEquals(0, csts.dw0() & 1); // not ready
+            assertEquals(Status.COMMAND_SEQUENCE_ERROR, host.adminCommand(new Sqe().opcode(Opcodes.ADMIN_IDENTIFY)
+                    .cdw(10, Opcodes.CNS_CONTROLLER), ByteBuffer.allocate(4096)).status() & 0x7FF);
+            host.ioQueue(0).connection().disconnected().get(10, TimeUnit.SECONDS);
+        }
+    }
 }
