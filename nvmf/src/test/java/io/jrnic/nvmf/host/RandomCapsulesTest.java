@@ -42,6 +42,7 @@ class RandomCapsulesTest {
     @Test
     void randomCapsulesNeverBreakTheTarget() throws Exception {
         Random rnd = new Random(22);
+        int answered = 0;
         try (RdmaDevice td = Rdma.open("soft"); RdmaDevice hd = Rdma.open("soft");
                 Namespace ns = Namespace.memory(1 << 20, 512);
                 NvmfTarget target = NvmfTarget.start(td, LoopbackTest.LO, NvmfTarget.Config.defaults(NQN), ns)) {
@@ -55,10 +56,11 @@ class RandomCapsulesTest {
                         peer.send(q, rnd.nextInt(4) == 0 ? randomBytes(rnd, rnd.nextInt(2048)) : null,
                                 rnd.nextInt(40) == 0 ? rnd.nextInt(64) : -1);
                     }
-                    peer.drain(); // answers, or the association's end
+                    answered += peer.drain(); // answers, or the association's end
                 }
             }
             ErrorPathsTest.awaitTrue(() -> target.queueCount() == 0);
+            assertTrue(answered > 4 * PEERS, "commands answered: " + answered); // not only torn down at once
             assertEquals(0, target.handlerFailures(), "handlers that threw on the target's thread");
             try (NvmfHost host = NvmfHost.connect(hd, target.address(), NvmfHost.Options.defaults(NQN).ioQueues(1))) {
                 host.write(0, ByteBuffer.allocate(4096)).get(10, TimeUnit.SECONDS);
@@ -140,8 +142,8 @@ class RandomCapsulesTest {
             }
         }
 
-        /** Polls until every command was answered or the connection ended (bounded). */
-        void drain() throws InterruptedException {
+        /** Polls until every command was answered or the connection ended (bounded); returns the answers. */
+        int drain() throws InterruptedException {
             Completion[] got = Completion.array(64);
             int answers = 0;
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -150,14 +152,14 @@ class RandomCapsulesTest {
                 int n = cq.poll(got);
                 for (int i = 0; i < n; i++) {
                     if (!got[i].isOk()) {
-                        return; // flushed: the target ended the association
+                        return answers; // flushed: the target ended the association
                     }
                     if (got[i].opcode() == io.jrnic.verbs.CompletionOpcode.RECV && got[i].isOk()) {
                         answers++;
                         try {
                             qp.postRecv(RecvWr.of(got[i].id(), mr.sge((int) got[i].id() * 16, 16)));
                         } catch (RuntimeException e) {
-                            return; // the association ended meanwhile
+                            return answers; // the association ended meanwhile
                         }
                     }
                 }
@@ -166,6 +168,7 @@ class RandomCapsulesTest {
                 }
             }
             assertTrue(answers <= sent);
+            return answers;
         }
 
         @Override
