@@ -27,7 +27,7 @@ die() { echo "build-image: $*" >&2; exit 1; }
 
 export DEBIAN_FRONTEND=noninteractive
 HOST_PKGS=(qemu-system-x86 gcc-12 make busybox-static cpio iproute2 kmod zstd xz-utils binutils)
-GUEST_PKGS=(rdmacm-utils perftest ibverbs-utils ibverbs-providers libibverbs1 librdmacm1 iproute2 tcpdump)
+GUEST_PKGS=(rdmacm-utils perftest ibverbs-utils ibverbs-providers libibverbs1 librdmacm1 iproute2 tcpdump e2fsprogs)
 
 candidate() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}'; }
 
@@ -160,7 +160,9 @@ stage_resolve() { # follows a symlink chain inside the stage, prints the final r
 TOOLS=()
 for f in usr/bin/rping usr/bin/ucmatose usr/bin/rdma_server usr/bin/rdma_client usr/bin/udaddy \
          usr/bin/riostream usr/bin/rstream usr/bin/cmtime usr/bin/tcpdump \
-         bin/ip sbin/ip usr/bin/rdma bin/ss sbin/tc sbin/bridge; do
+         bin/ip sbin/ip usr/bin/rdma bin/ss sbin/tc sbin/bridge \
+         sbin/mke2fs usr/sbin/mke2fs sbin/mkfs.ext4 usr/sbin/mkfs.ext4 sbin/e2fsck usr/sbin/e2fsck \
+         sbin/fsck.ext4 usr/sbin/fsck.ext4; do
   [ -e "$STAGE/$f" ] && TOOLS+=("$f")
 done
 for f in "$STAGE"/usr/bin/ib_* "$STAGE"/usr/bin/ibv_*; do TOOLS+=("${f#"$STAGE"/}"); done
@@ -168,6 +170,7 @@ for f in "$STAGE"/usr/lib/x86_64-linux-gnu/libibverbs/libsiw-*.so; do TOOLS+=("$
 [ ${#TOOLS[@]} -gt 10 ] || die "userspace tools not found in the extracted packages"
 for f in "${TOOLS[@]}"; do copy_from_stage "$f"; done
 copy_from_stage etc/libibverbs.d/siw.driver
+[ -e "$STAGE/etc/mke2fs.conf" ] && copy_from_stage etc/mke2fs.conf
 # dlopened, so no NEEDED entry names it: glibc loads libgcc_s for thread exit/cancellation
 TOOLS+=("$(stage_resolve lib/x86_64-linux-gnu/libgcc_s.so.1)")
 copy_from_stage lib/x86_64-linux-gnu/libgcc_s.so.1
@@ -212,6 +215,8 @@ declare -A modpath=()
 while IFS= read -r p; do b=$(basename "$p" .ko); modpath[${b//-/_}]=$p; done < <(find "$MODSRC/kernel" -name '*.ko')
 want=(virtio_pci virtio_net virtio_console 9pnet_virtio 9p crc32c_generic libcrc32c
       ib_core ib_uverbs iw_cm rdma_cm rdma_ucm)
+# NVMe over Fabrics (the nvmf cases): host and target over RDMA, a null_blk/loop/file backing, ext4
+want+=(nvme_core nvme_fabrics nvme_rdma nvmet nvmet_rdma null_blk loop ext4 configfs)
 want+=($(modinfo -F depends "$WORK/siw-stock/siw.ko" | tr ',' ' '))
 declare -A have=()
 while [ ${#want[@]} -gt 0 ]; do

@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
                 io.jrnic.cli.tools.RdmaServerCommand.class, io.jrnic.cli.tools.RdmaClientCommand.class,
                 io.jrnic.cli.tools.UcmatoseCommand.class,
                 InteropCommand.class,
-                SrpBenchCommand.class, ProxyCommand.class, SoakCommand.class, ConformCommand.class, FuzzCommand.class})
+                SrpBenchCommand.class, io.jrnic.cli.nvmf.NvmfCommand.class, ProxyCommand.class, SoakCommand.class, ConformCommand.class, FuzzCommand.class})
 public final class Jrnic implements Runnable {
     @Spec
     CommandSpec spec;

@@ -71,6 +71,7 @@ public final class SiwMatrix {
         JrnicLauncher.find().ifPresent(j -> all.addAll(PerftestCase.latencyCases(j)));
         JrnicLauncher.find().ifPresent(j -> all.add(new SiwLocalErrorTerminateCase("siw-read-overrun-terminates", j)));
         JrnicLauncher.find().ifPresent(j -> all.addAll(conformCases(j)));
+        JrnicLauncher.find().ifPresent(j -> all.addAll(NvmfSiwCase.cases(j)));
         return byConfig(all);
     }
 
