@@ -1,0 +1,105 @@
+package io.jrnic.soft.engine;
+
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.verbs.QpTrigger;
+import java.util.ArrayList;
+import java.util.List;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The post hand-off (spec-notes/engine.md, "post a send"), checked by Lincheck: any number of posting threads hand
+ * send WRs to the QP's owner through {@link QpInbox} while the owner drains them into its send queue ring
+ * ({@link QpEngine#drainSends}, holding the ownership) and takes them in order. The history must be linearizable
+ * against a FIFO of the QP's send depth: no WR lost, none twice, each poster's WRs in its posting order. A post is
+ * refused when the depth is used up, as the verbs layer refuses it (posted and not yet retired: {@link #credits});
+ * without that check posters could overfill the owner's ring, which the verbs layer never lets happen. The QP is not
+ * bound to a stream, so a kick has no loop to wake (the drain is the owner's operation here). Default: a few scenarios; {@code -Djrnic.lincheckIterations} for more.
+ */
+public class QpInboxLincheckTest {
+    private static final int DEPTH = 4;
+    private final QpEngine qp = new QpEngine(new MemoryTable(4), 1, DEPTH, DEPTH, new QpListener() {
+        @Override
+        public void transition(QpTrigger trigger, Terminate terminate, boolean received) {
+        }
+
+        @Override
+        public boolean sendRetired(SqEntry entry, Status status, int byteLength, Terminate t, boolean received) {
+            return true;
+        }
+
+        @Override
+        public boolean recvRetired(RqEntry entry, Status status, RecvInfo info) {
+            return true;
+        }
+    });
+
+    /** The verbs layer's depth check: WRs that may still be posted (posted and retired give them back). */
+    private final java.util.concurrent.atomic.AtomicInteger credits = new java.util.concurrent.atomic.AtomicInteger(DEPTH);
+
+    /** A poster hands over a send WR; false when the QP's send depth is used up. */
+    @Operation
+    public boolean post(int id) {
+        if (credits.getAndDecrement() <= 0) {
+            credits.incrementAndGet();
+            return false;
+        }
+        qp.inbox().enqueueSend(new SqEntry(id, SqOpcode.SEND)); // never full within the depth: it throws otherwise
+        qp.inbox().kick();
+        return true;
+    }
+
+    /** The owner drains what was posted into its ring and takes every WR, oldest first. */
+    @Operation(nonParallelGroup = "owner")
+    public List<Integer> drain() {
+        List<Integer> out = new ArrayList<>();
+        qp.locked(() -> {
+            qp.drainSends();
+            SqEntry e;
+            while (qp.nextToStart() != null) {
+                qp.started();
+            }
+            while ((e = qp.takeOldestSend()) != null) {
+                out.add((Integer) e.token);
+            }
+        });
+        credits.addAndGet(out.size()); // retired: the verbs layer may admit as many again
+        return out;
+    }
+
+    /** The sequential model: a bounded FIFO. */
+    public static final class Fifo {
+        private final java.util.ArrayDeque<Integer> q = new java.util.ArrayDeque<>();
+
+        public boolean post(int id) {
+            if (q.size() == DEPTH) {
+                return false;
+            }
+            q.add(id);
+            return true;
+        }
+
+        public List<Integer> drain() {
+            List<Integer> out = new ArrayList<>(q);
+            q.clear();
+            return out;
+        }
+    }
+
+    static final int ITERATIONS = Integer.getInteger("jrnic.lincheckIterations", 2);
+
+    @Test
+    void modelChecking() {
+        new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(300).threads(3).actorsPerThread(2)
+                .actorsBefore(0).actorsAfter(1).sequentialSpecification(Fifo.class).check(getClass());
+    }
+
+    @Test
+    void stress() {
+        new StressOptions().iterations(ITERATIONS).invocationsPerIteration(1_000).threads(3).actorsPerThread(3)
+                .actorsBefore(0).actorsAfter(1).sequentialSpecification(Fifo.class).check(getClass());
+    }
+}
