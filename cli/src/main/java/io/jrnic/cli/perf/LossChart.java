@@ -36,7 +36,10 @@ public final class LossChart {
     record Row(String link, double loss, String series, double mbs) {
     }
 
-    /** The bandwidth rows of the runner's CSV; latency rows (empty bw_mb_s) and failed rows are left out. */
+    /**
+     * The bandwidth rows of jrnic (RDMA) and iperf3 in the runner's CSV; latency rows (empty bw_mb_s), failed rows and
+     * jrnic perf's own java.nio baseline (in the CSV, not drawn: iperf3 is the TCP line) are left out.
+     */
     static List<Row> read(List<String> lines) {
         if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
             throw new IllegalArgumentException("not a twohost-perf CSV (header must be: " + HEADER + ")");
@@ -44,13 +47,13 @@ public final class LossChart {
         List<Row> rows = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
             String[] f = Arrays.copyOf(line.split(",", -1), 13);
-            if (f[7] == null || f[7].isEmpty() || !"ok".equals(f[12])) {
+            boolean drawn = "jrnic".equals(f[4]) || "iperf3".equals(f[4]);
+            if (!drawn || f[7] == null || f[7].isEmpty() || !"ok".equals(f[12])) {
                 continue;
             }
             String link = "MTU " + f[0] + ", rate " + f[1];
             String size = sizeLabel(Integer.parseInt(f[6]));
-            String series = ("iperf3".equals(f[4]) ? "TCP iperf3" : "jrnic".equals(f[4]) ? "RDMA " + f[5] : "TCP " + f[4])
-                    + " " + size;
+            String series = ("iperf3".equals(f[4]) ? "TCP iperf3" : "RDMA " + f[5]) + " " + size;
             rows.add(new Row(link, Double.parseDouble(f[2]), series, Double.parseDouble(f[7])));
         }
         return rows;

@@ -16,6 +16,7 @@ class LossChartTest {
             "1500,none,0,both,jrnic,WRITE,65536,1800.5,,,,,ok",
             "1500,none,1,both,jrnic,WRITE,65536,1500.25,,,,,ok",
             "1500,none,0,both,iperf3,stream,65536,2300,,,,12,ok",
+            "1500,none,0,both,java.nio,WRITE,65536,2100,,,,,ok",
             "1500,none,0,both,jrnic,WRITE,64,,10.5,20.25,30.5,,ok",
             "1500,none,1,both,jrnic,READ,65536,,,,,,FAILED",
             "9000,1gbit,0.01,both,jrnic,SEND,1048576,110.5,,,,,ok");
@@ -23,7 +24,7 @@ class LossChartTest {
     @Test
     void bandwidthRowsBecomeOneSeriesPerToolOperationAndSizeAndOnePlotPerLink() {
         List<LossChart.Row> rows = LossChart.read(CSV);
-        assertEquals(4, rows.size(), "latency and failed rows are not bandwidth points");
+        assertEquals(4, rows.size(), "latency, failed and java.nio rows are not drawn");
         assertEquals("RDMA WRITE 64K", rows.get(0).series());
         assertEquals("TCP iperf3 64K", rows.get(2).series());
         assertEquals("RDMA SEND 1M", rows.get(3).series());
