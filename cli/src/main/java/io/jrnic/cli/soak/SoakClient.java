@@ -208,33 +208,46 @@ public final class SoakClient {
                         done += len;
                         moved.addAndGet(len);
                     }
-                    default -> { // SEND; the server answers with its length and CRC32C
+                    default -> { // SEND (a data SEND starts with 0); the server answers with its length and CRC32C
                         fill(c.mem, local, len, random);
-                        c.qp.postRecv(RecvWr.of(1, c.replyMr.sge(0, SoakTarget.REPLY)));
-                        c.qp.postSend(SendWr.send().id(2).local(c.mr, local, len).signaled());
-                        Completion answer = null;
-                        for (int i = 0; i < 2; i++) {
-                            Completion k = c.next();
-                            if (!ok(k)) {
-                                return;
-                            }
-                            if (k.opcode() == CompletionOpcode.RECV) {
-                                answer = k.snapshot();
-                            }
+                        if (len > 0) {
+                            c.mem[local] = 0;
                         }
-                        ByteBuffer r = ByteBuffer.wrap(c.reply);
-                        if (answer == null || answer.byteLength() != SoakTarget.REPLY || r.getInt() != len
-                                || r.getLong() != crc(c.mem, local, len)) {
-                            mismatches.incrementAndGet();
+                        if (!send(c, local, len)) {
+                            return;
                         }
                         done += len;
                         moved.addAndGet(len);
                     }
                 }
             }
+            c.mem[0] = SoakTarget.GOODBYE; // this QP is done: the server tells a finished client from a lost one
+            send(c, 0, 1);
         } catch (InterruptedException | RuntimeException e) {
             failures.incrementAndGet();
         }
+    }
+
+    /** One SEND of {@code len} octets at {@code local} and the server's answer; false if a work request failed. */
+    private boolean send(Side c, int local, int len) throws InterruptedException {
+        c.qp.postRecv(RecvWr.of(1, c.replyMr.sge(0, SoakTarget.REPLY)));
+        c.qp.postSend(SendWr.send().id(2).local(c.mr, local, len).signaled());
+        Completion answer = null;
+        for (int i = 0; i < 2; i++) {
+            Completion k = c.next();
+            if (!ok(k)) {
+                return false;
+            }
+            if (k.opcode() == CompletionOpcode.RECV) {
+                answer = k.snapshot();
+            }
+        }
+        ByteBuffer r = ByteBuffer.wrap(c.reply);
+        if (answer == null || answer.byteLength() != SoakTarget.REPLY || r.getInt() != len
+                || r.getLong() != crc(c.mem, local, len)) {
+            mismatches.incrementAndGet();
+        }
+        return true;
     }
 
     private boolean ok(Completion c) {

@@ -5,6 +5,7 @@ import io.jrnic.verbs.AsyncEventType;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.ConnectRequest;
 import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.QpState;
 import io.jrnic.verbs.ProtectionDomain;
 import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
@@ -36,7 +37,6 @@ public final class SoakServer implements AutoCloseable {
     private final PrintWriter out;
     private final long deadline;
     private final Map<Integer, Run> runs = new LinkedHashMap<>();
-    private final Map<AsyncEventType, Long> events = new EnumMap<>(AsyncEventType.class);
     private int runsEnded;
     private int runsFailed;
     private int live;
@@ -61,7 +61,13 @@ public final class SoakServer implements AutoCloseable {
         device = Rdma.open("soft");
         device.onAsyncEvent(e -> {
             synchronized (this) {
-                events.merge(e.type(), 1L, Long::sum);
+                for (Run r : runs.values()) {
+                    for (SoakTarget t : r.targets) {
+                        if (t.qp == e.resource()) {
+                            t.events.merge(e.type(), 1L, Long::sum);
+                        }
+                    }
+                }
             }
         });
         pd = device.allocatePd();
@@ -130,23 +136,31 @@ public final class SoakServer implements AutoCloseable {
         long verified = 0;
         long failed = 0;
         long stalls = 0;
+        Map<AsyncEventType, Long> events = new EnumMap<>(AsyncEventType.class);
+        Map<QpState, Integer> states = new EnumMap<>(QpState.class);
+        int farewells = 0;
         for (SoakTarget t : run.targets) {
+            farewells += t.goodbye ? 1 : 0;
             stalls += t.stallTimeouts;
+            t.events.forEach((k, v) -> events.merge(k, v, Long::sum));
+            states.merge(t.endState, 1, Integer::sum);
             verified += t.verified.get();
             failed += t.failures.get();
         }
-        boolean lost = events.getOrDefault(AsyncEventType.QP_LLP_ERROR, 0L) > 0
-                || events.getOrDefault(AsyncEventType.QP_TERMINATE_RECEIVED, 0L) > 0
-                || events.getOrDefault(AsyncEventType.QP_TERMINATE_SENT, 0L) > 0;
+        // an orderly close leaves the QP IDLE (RDMAC verbs: CLOSING -> IDLE); an LLP error or a Terminate, ERROR
+        // a client that did not say goodbye on every QP was lost (killed, cut off) even if its kernel closed with a FIN
+        boolean lost = farewells < run.qps || states.getOrDefault(QpState.ERROR, 0) > 0 || events.containsKey(AsyncEventType.QP_LLP_ERROR)
+                || events.containsKey(AsyncEventType.QP_TERMINATE_RECEIVED)
+                || events.containsKey(AsyncEventType.QP_TERMINATE_SENT);
         if (failed > 0 || lost) {
             runsFailed++;
         }
-        out.printf(Locale.ROOT, "jrnic soak server: run %08x ended: %d QPs, %d SENDs answered, %d failed work requests;"
-                        + " QP events %s; transmit stall timeouts %d; still held: %d QPs, %d open file descriptors%n",
-                run.id, run.qps, verified, failed, events, stalls, live,
-                SoakClient.openFds());
+        out.printf(Locale.ROOT, "jrnic soak server: run %08x %s: %d QPs (%d said goodbye), %d SENDs answered, %d failed"
+                        + " work requests;"
+                        + " QP events %s; QP states at the end %s; transmit stall timeouts %d; still held: %d QPs, %d open file"
+                        + " descriptors%n",
+                run.id, lost ? "ended, LOST" : "ended", run.qps, farewells, verified, failed, events, states, stalls, live, SoakClient.openFds());
         out.flush();
-        events.clear();
     }
 
     /**

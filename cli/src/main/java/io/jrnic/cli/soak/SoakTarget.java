@@ -1,6 +1,10 @@
 package io.jrnic.cli.soak;
 
 import io.jrnic.verbs.Access;
+import io.jrnic.verbs.AsyncEventType;
+import io.jrnic.verbs.QpState;
+import java.util.EnumMap;
+import java.util.Map;
 import io.jrnic.verbs.Completion;
 import io.jrnic.verbs.CompletionOpcode;
 import io.jrnic.verbs.CompletionQueue;
@@ -23,6 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SoakTarget implements AutoCloseable {
     /** Reply layout: int length, long CRC32C (big-endian). */
     static final int REPLY = 12;
+    /**
+     * A one-octet SEND holding this value is the client's goodbye: its QP is done, what follows is its orderly close
+     * (every data SEND of one octet or more starts with 0). A QP that ends without it lost its client.
+     */
+    static final byte GOODBYE = 1;
 
     final CompletionQueue cq;
     final QueuePair qp;
@@ -36,8 +45,13 @@ final class SoakTarget implements AutoCloseable {
     final AtomicLong failures = new AtomicLong();
     /** Set when the QP's connection ended (orderly or not): the answering thread leaves once the CQ is empty. */
     volatile boolean ended;
-    /** The QP's {@code transmitStallTimeouts} counter, read when it is closed. */
+    /** The client said goodbye ({@link #GOODBYE}) before its QP ended. */
+    volatile boolean goodbye;
+    /** The QP's {@code transmitStallTimeouts} counter and state, read when it is closed. */
     long stallTimeouts;
+    QpState endState;
+    /** The asynchronous events raised on this QP. */
+    final Map<AsyncEventType, Long> events = new EnumMap<>(AsyncEventType.class);
 
     SoakTarget(RdmaDevice dev, ProtectionDomain pd) {
         cq = dev.createCq(64);
@@ -72,7 +86,11 @@ final class SoakTarget implements AutoCloseable {
                     ByteBuffer.wrap(reply).putInt(len).putLong(SoakClient.crc(recv, 0, len));
                     qp.postRecv(RecvWr.of(0, recvMr.sge(0, recv.length)));
                     qp.postSend(SendWr.send().local(replyMr, 0, REPLY).signaled());
-                    verified.incrementAndGet();
+                    if (len == 1 && recv[0] == GOODBYE) {
+                        goodbye = true;
+                    } else {
+                        verified.incrementAndGet();
+                    }
                 }
             }
         } catch (InterruptedException e) {
@@ -87,6 +105,7 @@ final class SoakTarget implements AutoCloseable {
     @Override
     public void close() {
         stallTimeouts = qp.stats().counter("transmitStallTimeouts");
+        endState = qp.state();
         qp.close();
         cq.close();
         region.close();

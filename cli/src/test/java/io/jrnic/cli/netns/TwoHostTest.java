@@ -1,0 +1,157 @@
+package io.jrnic.cli.netns;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.jrnic.cli.Jrnic;
+import io.jrnic.cli.soak.SoakServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/**
+ * jrnic between two hosts over a real link: two network namespaces joined by a veth pair with a 1500-byte MTU
+ * ({@code interop/netns/twohost.sh}), the kernel's own TCP between two jrnic processes. The short profile runs by
+ * default where {@code ip netns add} is permitted (root; skipped with the reason elsewhere): a soak across the link
+ * captured on the veth and decoded with 0 violations (markers on, MULPDU from the MSS), {@code kill -9} of the
+ * client mid-transfer and a reconnect, a short perf. The long profile ({@code -Djrnic.twohost.long=true} or
+ * {@code JRNIC_TWOHOST_LONG=1}) adds the link down for 1 s and for 60 s and 100 % loss for 30 s.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class TwoHostTest {
+    private static final int MSS = 1500 - 20 - 20 - 12; // IPv4, TCP, timestamps option
+    private static final Pattern FPDU = Pattern.compile("^stream \\d+ (i2r|r2i) frame (\\d+)  len (\\d+) ");
+
+    static boolean longProfile() {
+        return Boolean.parseBoolean(System.getProperty("jrnic.twohost.long", "false"))
+                || "1".equals(System.getenv("JRNIC_TWOHOST_LONG"));
+    }
+
+    private static void assumeHarness() {
+        Optional<String> why = TwoHost.unavailable();
+        assumeTrue(why.isEmpty(), () -> "two-host tests skipped: " + why.orElse(""));
+    }
+
+    private static TwoHost.Child soakServer(TwoHost h, int runs, int port, String... more) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("soak", "--server", "--markers", "--runs",
+                Integer.toString(runs), "--seconds", "170", "--port", Integer.toString(port), "--bind", h.addr('b')));
+        args.addAll(List.of(more));
+        TwoHost.Child s = h.jrnic('b', args.toArray(String[]::new));
+        assertNotNull(s.await(l -> l.startsWith(SoakServer.READY), 60), s.output());
+        return s;
+    }
+
+    private static TwoHost.Child soakClient(TwoHost h, int port, String... more) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("soak", "--connect", h.addr('b'), "--port",
+                Integer.toString(port), "--markers", "--interval", "1"));
+        args.addAll(List.of(more));
+        return h.jrnic('a', args.toArray(String[]::new));
+    }
+
+    private static CliResult jrnicHere(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new Jrnic());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return new CliResult(cl.execute(args), out.toString(), err.toString());
+    }
+
+    record CliResult(int exit, String out, String err) {
+    }
+
+    @Test
+    void aSoakAcrossTheLinkIsCapturedWithoutViolationAndSurvivesTheKillOfItsPeer() throws Exception {
+        assumeHarness();
+        assumeTrue(TwoHost.has("tcpdump"), "two-host capture test skipped: no tcpdump (Debian: apt-get install tcpdump)");
+        boolean offloadOff = TwoHost.has("ethtool");
+        Path dir = Path.of("target", "twohost-test");
+        Files.createDirectories(dir);
+        Path pcap = dir.resolve("soak-mtu1500.pcap").toAbsolutePath();
+        Files.deleteIfExists(pcap);
+        try (TwoHost h = new TwoHost()) {
+            h.harness("up", "--mtu", "1500", "--offload", offloadOff ? "off" : "on");
+            int port = 18525;
+            TwoHost.Child server = soakServer(h, 3, port);
+
+            // 1. a soak captured on the veth inside host b
+            TwoHost.Child dump = h.exec('b', "tcpdump", "-i", h.iface('b'), "-s", "0", "-B", "8192", "-U", "-w",
+                    pcap.toString(), "tcp", "port", Integer.toString(port));
+            assertNotNull(dump.await(l -> l.contains("listening on"), 30), dump.output());
+            TwoHost.Child first = soakClient(h, port, "--bytes", "4M", "--qps", "1", "--max-size", "65536");
+            assertEquals(0, first.exit(60), first.output());
+            assertTrue(first.output().contains("; 0 mismatches, 0 failed work requests"), first.output());
+            assertNotNull(server.await(l -> l.contains("run ") && l.contains("ended"), 30), server.output());
+            dump.process.destroy(); // SIGTERM: tcpdump flushes and ends
+            assertTrue(dump.exit(30) >= 0, dump.output());
+            checkCapture(pcap, offloadOff);
+
+            // 2. kill -9 of the client mid-transfer: the server's QPs are lost, the run ends, nothing is held
+            TwoHost.Child doomed = soakClient(h, port, "--bytes", "100G", "--qps", "2", "--seconds", "60");
+            assertNotNull(doomed.await(l -> l.contains(" MB/s  mismatches"), 60), doomed.output());
+            doomed.process.destroyForcibly();
+            doomed.exit(30);
+            String lost = server.await(l -> l.contains("ended") && l.contains(": 2 QPs"), 90);
+            assertNotNull(lost, server.output());
+            assertTrue(lost.contains("ended, LOST") && lost.contains("still held: 0 QPs"), lost);
+
+            // 3. a reconnect afterwards works against the same server
+            TwoHost.Child again = soakClient(h, port, "--bytes", "4M", "--qps", "1");
+            assertEquals(0, again.exit(60), again.output());
+            assertEquals(1, server.exit(60), "the server reports the lost run: " + server.output());
+            assertTrue(server.output().contains("a run failed or was lost"), server.output());
+            System.out.println(server.output()); // what the server's QPs reported, in the test's report
+
+            // 4. a short perf across the link (RDMA WRITE, data verified)
+            TwoHost.Child perfServer = h.jrnic('b', "perf", "--server", "--port", "18515");
+            assertNotNull(perfServer.await(l -> l.contains("jrnic perf server: RDMA on"), 60), perfServer.output());
+            TwoHost.Child perf = h.jrnic('a', "perf", "--connect", h.addr('b'), "--port", "18515", "--test", "write",
+                    "--mode", "bw", "--size", "65536", "--iterations", "64", "--reps", "1", "--no-tcp", "--max-seconds", "20");
+            assertEquals(0, perf.exit(90), perf.output());
+        }
+    }
+
+    /**
+     * The capture decodes with 0 violations; markers were negotiated both ways; every FPDU fits one segment of the
+     * MSS; with segmentation offload off (ethtool present) each TCP segment carries at most one FPDU.
+     */
+    private static void checkCapture(Path pcap, boolean offloadOff) {
+        CliResult d = jrnicHere("decode", pcap.toString());
+        assertEquals(0, d.exit(), d.err() + d.out());
+        assertTrue(d.out().contains("; 0 violations,"), d.out());
+        assertTrue(d.out().contains("MPA Request rev 2 M1") && d.out().contains("MPA Reply rev 2 M1"), d.out());
+        Map<String, Integer> perFrame = new HashMap<>();
+        int fpdus = 0;
+        int maxUlpdu = 0;
+        for (String line : d.out().split("\n")) {
+            Matcher m = FPDU.matcher(line);
+            if (m.find()) {
+                fpdus++;
+                int ulpdu = Integer.parseInt(m.group(3));
+                // an FPDU on the wire: 2 octets ULPDU_Length, the ULPDU, CRC, plus a marker per 512 octets of stream
+                assertTrue(ulpdu + 2 + 4 <= MSS, "FPDU larger than one segment: " + line);
+                maxUlpdu = Math.max(maxUlpdu, ulpdu);
+                perFrame.merge(m.group(1) + m.group(2), 1, Integer::sum);
+            }
+        }
+        assertTrue(fpdus > 100, d.out());
+        assertTrue(maxUlpdu >= MSS - 6 - 4 * 4 && maxUlpdu <= MSS - 6, "MULPDU from the MSS: largest ULPDU " + maxUlpdu);
+        if (offloadOff) {
+            long shared = perFrame.values().stream().filter(n -> n > 1).count();
+            assertEquals(0, shared, "segments carrying more than one FPDU");
+        }
+    }
+}
