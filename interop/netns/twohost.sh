@@ -49,11 +49,13 @@ set_loss() { # direction pct
   ip netns exec "$rx_ns" nft delete table netdev jrnic_loss 2>/dev/null || true
   if (( n > 0 )); then
     command -v nft >/dev/null || die "nft not found (Debian: apt-get install nftables)"
+    local rule="numgen random mod 10000 < $n counter drop"
+    (( n == 10000 )) && rule="counter drop" # 100 %: numgen's operand must stay below the modulus
     ip netns exec "$rx_ns" nft -f - <<EOF
 table netdev jrnic_loss {
   chain ingress {
     type filter hook ingress device "$rx_if" priority 0; policy accept;
-    numgen random mod 10000 < $n counter drop
+    $rule
   }
 }
 EOF
@@ -141,7 +143,7 @@ status() {
       ip -n "$(ns_of $n)" -br addr
       ip -n "$(ns_of $n)" link show | grep -o 'mtu [0-9]*' | head -2 | tail -1
       ip netns exec "$(ns_of $n)" tc qdisc show | grep -v noqueue || true
-      ip netns exec "$(ns_of $n)" nft list table netdev jrnic_loss 2>/dev/null | grep -E 'numgen' || true
+      ip netns exec "$(ns_of $n)" nft list table netdev jrnic_loss 2>/dev/null | grep -E 'drop' || true
     else
       echo "== $(ns_of $n): absent"
     fi

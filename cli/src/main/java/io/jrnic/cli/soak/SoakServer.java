@@ -158,8 +158,9 @@ public final class SoakServer implements AutoCloseable {
         out.printf(Locale.ROOT, "jrnic soak server: run %08x %s: %d QPs (%d said goodbye), %d SENDs answered, %d failed"
                         + " work requests;"
                         + " QP events %s; QP states at the end %s; transmit stall timeouts %d; still held: %d QPs, %d open file"
-                        + " descriptors%n",
-                run.id, lost ? "ended, LOST" : "ended", run.qps, farewells, verified, failed, events, states, stalls, live, SoakClient.openFds());
+                        + " descriptors, %,d B in Netty's pooled direct arenas (chunks and thread caches kept for reuse)%n",
+                run.id, lost ? "ended, LOST" : "ended", run.qps, farewells, verified, failed, events, states, stalls, live,
+                SoakClient.openFds(), io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory());
         out.flush();
     }
 

@@ -107,6 +107,7 @@ class TwoHostTest {
             String lost = server.await(l -> l.contains("ended") && l.contains(": 2 QPs"), 90);
             assertNotNull(lost, server.output());
             assertTrue(lost.contains("ended, LOST") && lost.contains("still held: 0 QPs"), lost);
+            assertEquals(fds(server.await(l -> l.contains(": 1 QPs"), 1)), fds(lost), "descriptors after the kill");
 
             // 3. a reconnect afterwards works against the same server
             TwoHost.Child again = soakClient(h, port, "--bytes", "4M", "--qps", "1");
@@ -145,12 +146,12 @@ class TwoHostTest {
                 Thread.sleep(1000);
                 h.harness("link", "up");
             }, true);
-            fault(h, server, port, "link down 60 s", 200, () -> {
+            fault(h, server, port, "link down 60 s", 150, () -> {
                 h.harness("link", "down");
                 Thread.sleep(60_000);
                 h.harness("link", "up");
             }, false);
-            fault(h, server, port, "100 % loss for 30 s", 200, () -> {
+            fault(h, server, port, "100 % loss for 30 s", 100, () -> {
                 h.harness("loss", "ab", "100");
                 h.harness("loss", "ba", "100");
                 Thread.sleep(30_000);
@@ -195,6 +196,13 @@ class TwoHostTest {
         assertTrue(last.contains("still held: 0 QPs"), name + ": " + last);
         TwoHost.Child again = soakClient(h, port, "--bytes", "4M", "--qps", "1");
         assertEquals(0, again.exit(120), name + ": reconnect: " + again.output());
+    }
+
+    /** The open file descriptors a server's run report names. */
+    private static int fds(String report) {
+        Matcher m = Pattern.compile("(\\d+) open file descriptors").matcher(report);
+        assertTrue(m.find(), report);
+        return Integer.parseInt(m.group(1));
     }
 
     /**
