@@ -7,13 +7,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jrnic.cli.Jrnic;
 import io.jrnic.cli.soak.SoakServer;
+import io.jrnic.interop.decode.TsharkOracle;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,7 +32,8 @@ import picocli.CommandLine;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TwoHostTest {
     private static final int MSS = 1500 - 20 - 20 - 12; // IPv4, TCP, timestamps option
-    private static final Pattern FPDU = Pattern.compile("^stream \\d+ (i2r|r2i) frame (\\d+)  len (\\d+) ");
+    /** A decoded FPDU line: direction, first frame, last frame when it spans several, ULPDU_Length. */
+    private static final Pattern FPDU = Pattern.compile("^stream \\d+ (i2r|r2i) frame (\\d+)(-\\d+)?  len (\\d+) ");
 
     static boolean longProfile() {
         return Boolean.parseBoolean(System.getProperty("jrnic.twohost.long", "false"))
@@ -46,7 +46,7 @@ class TwoHostTest {
     }
 
     private static TwoHost.Child soakServer(TwoHost h, int runs, int port, String... more) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("soak", "--server", "--markers", "--runs",
+        List<String> args = new java.util.ArrayList<>(List.of("soak", "--server", "--runs",
                 Integer.toString(runs), "--port", Integer.toString(port), "--bind", h.addr('b')));
         args.addAll(List.of(more));
         TwoHost.Child s = h.jrnic('b', args.toArray(String[]::new));
@@ -56,7 +56,7 @@ class TwoHostTest {
 
     private static TwoHost.Child soakClient(TwoHost h, int port, String... more) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("soak", "--connect", h.addr('b'), "--port",
-                Integer.toString(port), "--markers", "--interval", "1"));
+                Integer.toString(port), "--interval", "1"));
         args.addAll(List.of(more));
         return h.jrnic('a', args.toArray(String[]::new));
     }
@@ -78,26 +78,18 @@ class TwoHostTest {
         assumeHarness();
         assumeTrue(TwoHost.has("tcpdump"), "two-host capture test skipped: no tcpdump (Debian: apt-get install tcpdump)");
         boolean offloadOff = TwoHost.has("ethtool");
-        Path dir = Path.of("target", "twohost-test");
-        Files.createDirectories(dir);
-        Path pcap = dir.resolve("soak-mtu1500.pcap").toAbsolutePath();
-        Files.deleteIfExists(pcap);
         try (TwoHost h = new TwoHost()) {
             h.harness("up", "--mtu", "1500", "--offload", offloadOff ? "off" : "on");
+
+            // 1. soaks captured on the veth inside host b, without and with markers
+            checkCapture(capturedSoak(h, 18527, false), false, offloadOff);
+            checkCapture(capturedSoak(h, 18528, true), true, false);
+
             int port = 18525;
             TwoHost.Child server = soakServer(h, 3, port, "--seconds", "170");
-
-            // 1. a soak captured on the veth inside host b
-            TwoHost.Child dump = h.exec('b', "tcpdump", "-i", h.iface('b'), "-s", "0", "-B", "8192", "-U", "-w",
-                    pcap.toString(), "tcp", "port", Integer.toString(port));
-            assertNotNull(dump.await(l -> l.contains("listening on"), 30), dump.output());
-            TwoHost.Child first = soakClient(h, port, "--bytes", "4M", "--qps", "1", "--max-size", "65536");
+            TwoHost.Child first = soakClient(h, port, "--bytes", "4M", "--qps", "1");
             assertEquals(0, first.exit(60), first.output());
-            assertTrue(first.output().contains("; 0 mismatches, 0 failed work requests"), first.output());
-            assertNotNull(server.await(l -> l.contains("run ") && l.contains("ended"), 30), server.output());
-            dump.process.destroy(); // SIGTERM: tcpdump flushes and ends
-            assertTrue(dump.exit(30) >= 0, dump.output());
-            checkCapture(pcap, offloadOff);
+            assertNotNull(server.await(l -> l.contains(": 1 QPs"), 30), server.output());
 
             // 2. kill -9 of the client mid-transfer: the server's QPs are lost, the run ends, nothing is held
             TwoHost.Child doomed = soakClient(h, port, "--bytes", "100G", "--qps", "2", "--seconds", "60");
@@ -198,6 +190,51 @@ class TwoHostTest {
         assertEquals(0, again.exit(120), name + ": reconnect: " + again.output());
     }
 
+    /**
+     * With markers on and segmentation offload off, every FPDU should start a TCP segment, as it does without
+     * markers (RFC 5044 section 8: a sender aligns FPDUs with segments). It does not yet: jrnic sizes the ULPDU
+     * for three markers per 1448-octet segment, so the first FPDU that holds only two (the sixth of a long
+     * message) is four octets short and every later FPDU of the message straddles two segments; tshark, whose
+     * MPA dissector looks for an FPDU at a segment's start, then decodes only the aligned ones. A transmit-side
+     * fix in the engine (the ULPDU of each FPDU from the markers at its stream position); enable this then.
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("FPDUs with markers drift off segment alignment (see the method's comment)")
+    void withMarkersEveryFpduStillStartsATcpSegment() throws Exception {
+        assumeHarness();
+        assumeTrue(TwoHost.has("tcpdump") && TwoHost.has("ethtool"), "needs tcpdump and ethtool");
+        try (TwoHost h = new TwoHost()) {
+            h.harness("up", "--mtu", "1500", "--offload", "off");
+            checkCapture(capturedSoak(h, 18529, true), true, true);
+        }
+    }
+
+    /** A soak of 4 MB over one QP (messages up to 64 KiB) against its own server, captured on b's veth end. */
+    private static Path capturedSoak(TwoHost h, int port, boolean markers) throws Exception {
+        Path dir = Path.of("target", "twohost-test");
+        Files.createDirectories(dir);
+        Path pcap = dir.resolve("soak-mtu1500" + (markers ? "-markers" : "") + ".pcap").toAbsolutePath();
+        Files.deleteIfExists(pcap);
+        String[] m = markers ? new String[] {"--markers"} : new String[0];
+        TwoHost.Child server = soakServer(h, 1, port, concat(m, "--seconds", "100"));
+        TwoHost.Child dump = h.exec('b', "tcpdump", "-i", h.iface('b'), "-s", "0", "-B", "8192", "-U", "-w",
+                pcap.toString(), "tcp", "port", Integer.toString(port));
+        assertNotNull(dump.await(l -> l.contains("listening on"), 30), dump.output());
+        TwoHost.Child c = soakClient(h, port, concat(m, "--bytes", "4M", "--qps", "1", "--max-size", "65536"));
+        assertEquals(0, c.exit(60), c.output());
+        assertTrue(c.output().contains("; 0 mismatches, 0 failed work requests"), c.output());
+        assertEquals(0, server.exit(30), server.output());
+        dump.process.destroy(); // SIGTERM: tcpdump flushes and ends
+        assertTrue(dump.exit(30) >= 0, dump.output());
+        return pcap;
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
     /** The open file descriptors a server's run report names. */
     private static int fds(String report) {
         Matcher m = Pattern.compile("(\\d+) open file descriptors").matcher(report);
@@ -206,33 +243,41 @@ class TwoHostTest {
     }
 
     /**
-     * The capture decodes with 0 violations; markers were negotiated both ways; every FPDU fits one segment of the
-     * MSS; with segmentation offload off (ethtool present) each TCP segment carries at most one FPDU.
+     * The capture decodes with 0 violations; markers were negotiated both ways if asked; the largest FPDU is one
+     * MSS (MULPDU from the MSS); with {@code aligned}, no FPDU straddles two TCP segments (each segment carries
+     * one FPDU from its first octet), and where tshark is installed it must find every FPDU with a good CRC. Not on
+     * a stream whose FPDUs straddle segments: tshark's MPA dissector looks for an FPDU at a segment's start and
+     * misreads the rest (with markers: see {@link #withMarkersEveryFpduStillStartsATcpSegment}).
      */
-    private static void checkCapture(Path pcap, boolean offloadOff) {
+    private static void checkCapture(Path pcap, boolean markers, boolean aligned) throws java.io.IOException {
         CliResult d = jrnicHere("decode", pcap.toString());
         assertEquals(0, d.exit(), d.err() + d.out());
         assertTrue(d.out().contains("; 0 violations,"), d.out());
-        assertTrue(d.out().contains("MPA Request rev 2 M1") && d.out().contains("MPA Reply rev 2 M1"), d.out());
-        Map<String, Integer> perFrame = new HashMap<>();
+        String m = markers ? "M1" : "M0";
+        assertTrue(d.out().contains("MPA Request rev 2 " + m) && d.out().contains("MPA Reply rev 2 " + m), d.out());
         int fpdus = 0;
+        int straddling = 0;
         int maxUlpdu = 0;
         for (String line : d.out().split("\n")) {
-            Matcher m = FPDU.matcher(line);
-            if (m.find()) {
+            Matcher x = FPDU.matcher(line);
+            if (x.find()) {
                 fpdus++;
-                int ulpdu = Integer.parseInt(m.group(3));
-                // an FPDU on the wire: 2 octets ULPDU_Length, the ULPDU, CRC, plus a marker per 512 octets of stream
-                assertTrue(ulpdu + 2 + 4 <= MSS, "FPDU larger than one segment: " + line);
-                maxUlpdu = Math.max(maxUlpdu, ulpdu);
-                perFrame.merge(m.group(1) + m.group(2), 1, Integer::sum);
+                straddling += x.group(3) != null ? 1 : 0;
+                maxUlpdu = Math.max(maxUlpdu, Integer.parseInt(x.group(4)));
             }
         }
         assertTrue(fpdus > 100, d.out());
-        assertTrue(maxUlpdu >= MSS - 6 - 4 * 4 && maxUlpdu <= MSS - 6, "MULPDU from the MSS: largest ULPDU " + maxUlpdu);
-        if (offloadOff) {
-            long shared = perFrame.values().stream().filter(n -> n > 1).count();
-            assertEquals(0, shared, "segments carrying more than one FPDU");
+        // an FPDU on the wire: ULPDU_Length (2), the ULPDU, CRC (4), and with markers 4 octets per 512 of stream
+        int expected = MSS - 6 - (markers ? 3 * 4 : 0);
+        assertEquals(expected, maxUlpdu, "MULPDU from the MSS");
+        if (aligned) {
+            assertEquals(0, straddling, "FPDUs straddling two TCP segments");
+        }
+        TsharkOracle tshark = TsharkOracle.find();
+        if (tshark != null && aligned) { // the second opinion where tshark is installed (CI installs it)
+            List<String> rows = tshark.fpduRows(pcap);
+            assertEquals(fpdus, rows.size(), "tshark finds every FPDU");
+            assertTrue(rows.stream().allMatch(r -> r.endsWith(",good")), "tshark: Good CRC32 on every FPDU");
         }
     }
 }
