@@ -155,6 +155,30 @@ class TwoHostTest {
         }
     }
 
+    /**
+     * Long profile: {@code kill -9} of the server mid-transfer. The client's outstanding work requests fail (the
+     * dead process's kernel answers with a FIN or a reset), the client exits 1 promptly instead of waiting, and
+     * reports what its QPs saw.
+     */
+    @Test
+    void killingTheServerFailsTheClientsWorkPromptly() throws Exception {
+        assumeTrue(longProfile(), "long two-host profile: -Djrnic.twohost.long=true or JRNIC_TWOHOST_LONG=1");
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            h.harness("up", "--mtu", "1500");
+            int port = 18530;
+            TwoHost.Child server = soakServer(h, 1, port, "--seconds", "120");
+            TwoHost.Child c = soakClient(h, port, "--bytes", "100G", "--qps", "2", "--seconds", "60");
+            assertNotNull(c.await(l -> l.contains(" MB/s  mismatches"), 60), c.output());
+            server.process.destroyForcibly();
+            server.exit(30);
+            int exit = c.exit(60);
+            System.out.println("== kill -9 of the server: client exit " + exit + "\n" + c.output());
+            assertEquals(1, exit, c.output());
+            assertTrue(c.output().contains(" 0 mismatches") && !c.output().contains(" 0 failed work requests"), c.output());
+        }
+    }
+
     interface Fault {
         void inject() throws Exception;
     }
