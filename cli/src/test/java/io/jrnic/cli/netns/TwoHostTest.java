@@ -215,15 +215,16 @@ class TwoHostTest {
     }
 
     /**
-     * With markers on and segmentation offload off, every FPDU should start a TCP segment, as it does without
-     * markers (RFC 5044 section 8: a sender aligns FPDUs with segments). It does not yet: jrnic sizes the ULPDU
-     * for three markers per 1448-octet segment, so the first FPDU that holds only two (the sixth of a long
-     * message) is four octets short and every later FPDU of the message straddles two segments; tshark, whose
-     * MPA dissector looks for an FPDU at a segment's start, then decodes only the aligned ones. A transmit-side
-     * fix in the engine (the ULPDU of each FPDU from the markers at its stream position); enable this then.
+     * With markers on and segmentation offload off, every FPDU would start a TCP segment, as it does without
+     * markers. It does not: the MULPDU (RFC 5044: EMSS - 6 - 4 x ceil(EMSS/512)) is sized for three markers per
+     * 1448-octet segment, so the first FPDU that holds only two (the sixth of a long message) is four octets short,
+     * and the kernel's TCP packs the following bytes into the same segment: every later FPDU of the message
+     * straddles two segments (tshark, whose MPA dissector looks for an FPDU at a segment's start, then decodes only
+     * the aligned ones). Keeping alignment needs a decision (a ULPDU per FPDU from its markers, above the fixed
+     * MULPDU, or a segment ended per FPDU); until then this check is disabled. README "Two hosts over a real link".
      */
     @Test
-    @org.junit.jupiter.api.Disabled("FPDUs with markers drift off segment alignment (see the method's comment)")
+    @org.junit.jupiter.api.Disabled("with markers, FPDUs drift off the segments over the kernel's TCP (see the comment)")
     void withMarkersEveryFpduStillStartsATcpSegment() throws Exception {
         assumeHarness();
         assumeTrue(TwoHost.has("tcpdump") && TwoHost.has("ethtool"), "needs tcpdump and ethtool");
