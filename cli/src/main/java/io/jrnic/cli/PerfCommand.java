@@ -162,6 +162,11 @@ public final class PerfCommand implements Callable<Integer> {
             + " (default perf-sweep)")
     java.nio.file.Path outDir;
 
+    @Option(names = "--loss-chart", paramLabel = "CSV",
+            description = "instead of measuring: draw the two-host chart (bandwidth against loss, RDMA and iperf3) from the"
+                    + " CSV of interop/netns/twohost-perf.sh into --out as twohost.png and twohost.svg")
+    java.nio.file.Path lossChart;
+
     @Option(names = "--scale-server", paramLabel = "PORT", hidden = true)
     Integer scaleServer;
 
@@ -188,6 +193,16 @@ public final class PerfCommand implements Callable<Integer> {
         if (server && connect != null) {
             err.println("jrnic perf: --server and --connect exclude each other");
             return EXIT_ERROR;
+        }
+        if (lossChart != null) {
+            try {
+                out.println("wrote " + String.join(", ", io.jrnic.cli.perf.LossChart.write(lossChart, outDir).stream()
+                        .map(Object::toString).toList()));
+                return 0;
+            } catch (java.io.IOException | IllegalArgumentException e) {
+                err.println("jrnic perf: --loss-chart: " + e.getMessage());
+                return EXIT_ERROR;
+            }
         }
         if (scaleServer != null) {
             try (io.jrnic.cli.perf.ScaleServer s = new io.jrnic.cli.perf.ScaleServer(provider,

@@ -1,32 +1,15 @@
 package io.jrnic.cli;
 
-import io.jrnic.verbs.AcceptOptions;
-import io.jrnic.verbs.Access;
-import io.jrnic.verbs.Completion;
-import io.jrnic.verbs.CompletionQueue;
-import io.jrnic.verbs.CompletionStatus;
+import io.jrnic.cli.soak.SoakClient;
+import io.jrnic.cli.soak.SoakServer;
 import io.jrnic.verbs.ConnectOptions;
-import io.jrnic.verbs.Listener;
-import io.jrnic.verbs.MemoryRegion;
-import io.jrnic.verbs.ProtectionDomain;
-import io.jrnic.verbs.QpInit;
-import io.jrnic.verbs.QueuePair;
-import io.jrnic.verbs.Rdma;
-import io.jrnic.verbs.RdmaDevice;
-import io.jrnic.verbs.RecvWr;
-import io.jrnic.verbs.SendWr;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.Locale;
-import java.util.SplittableRandom;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32C;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -34,17 +17,23 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code jrnic soak}: moves a volume of mixed RDMA WRITE, READ and SEND traffic of random sizes over several QPs
- * between two soft devices on loopback, and checks every byte end to end: each WRITE is read back with a READ of
- * the same remote range and the CRC32C of what came back must equal that of what was written; each SEND's CRC32C
- * at the receiver must equal the sender's. Prints throughput over time and the mismatch count.
+ * between two soft devices and checks every byte end to end ({@link SoakClient}): each WRITE is read back with a
+ * READ of the same remote range; each READ is compared with what the client last wrote there; each SEND's length
+ * and CRC32C at the receiver, which the receiver answers, must equal the sender's. Both devices in this process on
+ * loopback, or across two processes or hosts with {@code --server} and {@code --connect}. Prints throughput over
+ * time and the mismatch count.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
-        description = {"Long-running data-integrity run on loopback: random-size RDMA WRITE (read back and compared),"
-                + " READ and SEND over several QPs, CRC32C end to end. Exit code 0: no mismatch; 1: a mismatch or a"
-                + " failed work request; 2: bad usage.",
-                "Example: jrnic soak --bytes 100G --qps 8"})
+        description = {"Long-running data-integrity run: random-size RDMA WRITE (read back and compared),"
+                + " READ and SEND over several QPs, CRC32C end to end; on loopback in this process, or across two"
+                + " processes or hosts (--server on one, --connect HOST on the other). Exit code 0: no mismatch;"
+                + " 1: a mismatch, a failed work request, or (--server) a run whose QPs were lost; 2: bad usage or"
+                + " could not connect.",
+                "Example: jrnic soak --bytes 100G --qps 8",
+                "Across hosts: jrnic soak --server --runs 1   then   jrnic soak --connect HOST --bytes 100G"})
 public final class SoakCommand implements Callable<Integer> {
     private static final int REGION = 4 << 20;
+    public static final int DEFAULT_PORT = 18525;
 
     @Spec
     CommandSpec spec;
@@ -61,6 +50,27 @@ public final class SoakCommand implements Callable<Integer> {
     int interval;
     @Option(names = "--no-crc", description = "MPA without CRC")
     boolean noCrc;
+    @Option(names = "--markers", description = "request MPA markers")
+    boolean markers;
+    @Option(names = "--server", description = "only the passive side: serve --runs client runs on --port, then exit")
+    boolean server;
+    @Option(names = "--connect", paramLabel = "HOST", description = "only the active side, against a jrnic soak --server")
+    String connect;
+    @Option(names = "--port", paramLabel = "P", defaultValue = "" + DEFAULT_PORT,
+            description = "--server/--connect: the server's port (default " + DEFAULT_PORT + ")")
+    int port;
+    @Option(names = "--bind", paramLabel = "ADDR", description = "--server: the address to listen on (default: all)")
+    String bind;
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "1",
+            description = "--server: client runs to serve before exiting (default 1)")
+    int runs;
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "0",
+            description = "time limit: the client stops posting at S (what moved is reported, not a failure); the server"
+                    + " exits at S (0, the default: no limit but --bytes, or --runs for the server)")
+    long seconds;
+    @Option(names = "--stall-timeout", paramLabel = "S", defaultValue = "60",
+            description = "transmit stall timeout in seconds (ConnectOptions.transmitStallTimeout; 0 = off; default 60)")
+    long stallTimeout;
 
     static long parseBytes(String s) {
         String t = s.trim().toUpperCase(Locale.ROOT);
@@ -80,185 +90,69 @@ public final class SoakCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Logs.quietConnections();
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         long volume;
         try {
             volume = parseBytes(bytes);
         } catch (RuntimeException e) {
-            spec.commandLine().getErr().println("jrnic soak: bad --bytes " + bytes);
+            err.println("jrnic soak: bad --bytes " + bytes);
             return 2;
         }
-        if (qps < 1 || qps > 64 || maxSize < 1 || maxSize > REGION || interval < 1 || volume < 1) {
-            spec.commandLine().getErr().println("jrnic soak: --qps 1..64, --max-size 1.." + REGION + ", --interval >= 1");
+        if (qps < 1 || qps > 64 || maxSize < 1 || maxSize > REGION || interval < 1 || volume < 1 || seconds < 0
+                || stallTimeout < 0 || runs < 1 || port < 0 || port > 65535) {
+            err.println("jrnic soak: --qps 1..64, --max-size 1.." + REGION + ", --interval >= 1, --runs >= 1,"
+                    + " --seconds and --stall-timeout >= 0");
             return 2;
         }
-        AtomicLong moved = new AtomicLong();
-        AtomicLong mismatches = new AtomicLong();
-        AtomicLong failures = new AtomicLong();
-        ConnectOptions options = ConnectOptions.defaults().crc(!noCrc);
-        out.printf("jrnic soak: %,d bytes, %d QPs, messages 0..%d B, MPA CRC %s, seed %d%n", volume, qps, maxSize,
-                noCrc ? "off" : "on", seed);
-        out.flush();
+        if (server && connect != null) {
+            err.println("jrnic soak: --server and --connect exclude each other");
+            return 2;
+        }
+        ConnectOptions options = ConnectOptions.defaults().crc(!noCrc).markers(markers)
+                .transmitStallTimeout(Duration.ofSeconds(stallTimeout));
         long t0 = System.nanoTime();
-        try (RdmaDevice server = Rdma.open("soft"); RdmaDevice client = Rdma.open("soft")) {
-            ProtectionDomain spd = server.allocatePd();
-            ProtectionDomain cpd = client.allocatePd();
-            BlockingQueue<Peer> accepted = new ArrayBlockingQueue<>(qps);
-            Listener l = server.connectionManager().listen(new InetSocketAddress("127.0.0.1", 0), options);
-            l.onConnectRequest(r -> {
-                Peer p = new Peer(spd, server, true);
-                r.accept(p.qp, AcceptOptions.defaults());
-                accepted.add(p);
-            });
-            List<Thread> threads = new ArrayList<>();
-            List<Peer> peers = new ArrayList<>();
-            for (int i = 0; i < qps; i++) {
-                Peer c = new Peer(cpd, client, false);
-                client.connectionManager().connect(l.localAddress(), c.qp, options).get(10, TimeUnit.SECONDS);
-                Peer s = accepted.poll(10, TimeUnit.SECONDS);
-                peers.add(c);
-                peers.add(s);
-                long share = volume / qps + (i < volume % qps ? 1 : 0);
-                SplittableRandom random = new SplittableRandom(seed * 31 + i);
-                Thread t = new Thread(() -> pair(c, s, share, maxSize, random, moved, mismatches, failures), "soak-" + i);
-                threads.add(t);
-                t.start();
+        // no limit: a deadline far enough ahead (System.nanoTime differences stay exact for ~292 years)
+        long deadline = t0 + (seconds == 0 ? TimeUnit.DAYS.toNanos(365) : TimeUnit.SECONDS.toNanos(seconds));
+        if (server) {
+            InetSocketAddress local = bind == null ? new InetSocketAddress(port)
+                    : new InetSocketAddress(InetAddress.getByName(bind), port);
+            try (SoakServer s = new SoakServer(local, options, deadline, out)) {
+                out.println(SoakServer.READY + s.localAddress().getHostString() + ":" + s.localAddress().getPort());
+                out.flush();
+                boolean ok = s.awaitRuns(runs);
+                out.println("jrnic soak server: " + (ok ? "every run ended cleanly" : "a run failed or was lost"));
+                out.flush();
+                return ok ? 0 : 1;
             }
-            long last = t0;
-            long lastBytes = 0;
-            while (threads.stream().anyMatch(Thread::isAlive)) {
-                Thread.sleep(100);
-                long now = System.nanoTime();
-                if (now - last >= interval * 1_000_000_000L) {
-                    long b = moved.get();
-                    out.printf(Locale.ROOT, "%7.1f s  %,18d bytes  %9.1f MB/s  mismatches %d  failed WRs %d%n",
-                            (now - t0) / 1e9, b, (b - lastBytes) * 1e3 / (now - last), mismatches.get(), failures.get());
-                    out.flush();
-                    last = now;
-                    lastBytes = b;
-                }
-            }
-            for (Peer p : peers) {
-                p.close();
-            }
-            l.close();
         }
-        double secs = (System.nanoTime() - t0) / 1e9;
-        out.printf(Locale.ROOT, "jrnic soak: %,d bytes in %.1f s = %.1f MB/s; %d mismatches, %d failed work requests%n",
-                moved.get(), secs, moved.get() / secs / 1e6, mismatches.get(), failures.get());
+        out.printf("jrnic soak: %,d bytes, %d QPs, messages 0..%d B, MPA CRC %s, markers %s, seed %d%s%n", volume, qps,
+                maxSize, noCrc ? "off" : "on", markers ? "on" : "off", seed,
+                connect == null ? ", loopback in this process" : ", against " + connect + ":" + port);
         out.flush();
-        return mismatches.get() == 0 && failures.get() == 0 ? 0 : 1;
-    }
-
-    /** One side of a QP pair: its QP, CQ and a region (target on the server, source and landing on the client). */
-    private static final class Peer implements AutoCloseable {
-        final CompletionQueue cq;
-        final QueuePair qp;
-        final byte[] mem = new byte[REGION];
-        final byte[] landing;
-        final MemoryRegion mr;
-        final MemoryRegion landingMr;
-        final Completion[] one = Completion.array(1);
-
-        Peer(ProtectionDomain pd, RdmaDevice dev, boolean server) {
-            cq = dev.createCq(64);
-            qp = pd.createQp(QpInit.rc(cq).maxSendWr(8).maxRecvWr(8));
-            mr = server ? pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ)
-                    : pd.register(mem, Access.LOCAL_WRITE);
-            landing = server ? null : new byte[REGION];
-            landingMr = server ? null : pd.register(landing, Access.LOCAL_WRITE);
-            if (server) {
-                qp.postRecv(RecvWr.of(0, mr.sge(0, REGION)));
+        SoakClient.Report r;
+        if (connect != null) {
+            try {
+                r = new SoakClient().run(new InetSocketAddress(InetAddress.getByName(connect), port), options, qps, volume,
+                        maxSize, seed, interval, deadline, out);
+            } catch (Exception e) {
+                err.println("jrnic soak: cannot run against " + connect + ":" + port + ": " + e);
+                return 2;
             }
-        }
-
-        /** The next completion (polling with a 0.1 ms sleep between empty polls). */
-        Completion next() throws InterruptedException {
-            while (cq.poll(one, 0, 1) == 0) {
-                Thread.sleep(0, 100_000);
-            }
-            return one[0];
-        }
-
-        @Override
-        public void close() {
-            qp.close();
-            cq.close();
-        }
-    }
-
-    private static long crc(byte[] b, int off, int len) {
-        CRC32C c = new CRC32C();
-        c.update(b, off, len);
-        return c.getValue();
-    }
-
-    /** Runs one QP pair until {@code share} bytes moved. */
-    private static void pair(Peer c, Peer s, long share, int maxSize, SplittableRandom random, AtomicLong moved,
-                             AtomicLong mismatches, AtomicLong failures) {
-        try {
-            long done = 0;
-            while (done < share) {
-                int len = (int) Math.min(random.nextInt(maxSize + 1), share - done);
-                int local = random.nextInt(REGION - len + 1);
-                int remote = random.nextInt(REGION - len + 1);
-                switch (random.nextInt(3)) {
-                    case 0 -> { // WRITE, then READ the same range back
-                        fill(c.mem, local, len, random);
-                        c.qp.postSend(SendWr.rdmaWrite().local(c.mr, local, len).remote(s.mr.stag(), remote).signaled());
-                        check(c.next(), failures);
-                        c.qp.postSend(SendWr.rdmaRead().local(c.landingMr, local, len).remote(s.mr.stag(), remote).signaled());
-                        check(c.next(), failures);
-                        if (crc(c.mem, local, len) != crc(c.landing, local, len)) {
-                            mismatches.incrementAndGet();
-                        }
-                        moved.addAndGet(2L * len);
-                        done += 2L * len;
-                    }
-                    case 1 -> { // READ whatever the server holds, compared with the server's bytes
-                        c.qp.postSend(SendWr.rdmaRead().local(c.landingMr, local, len).remote(s.mr.stag(), remote).signaled());
-                        check(c.next(), failures);
-                        if (crc(s.mem, remote, len) != crc(c.landing, local, len)) {
-                            mismatches.incrementAndGet();
-                        }
-                        moved.addAndGet(len);
-                        done += len;
-                    }
-                    default -> { // SEND into the server's posted receive (the whole region, offset 0)
-                        fill(c.mem, local, len, random);
-                        c.qp.postSend(SendWr.send().local(c.mr, local, len).signaled());
-                        check(c.next(), failures);
-                        Completion r = s.next();
-                        check(r, failures);
-                        if (r.byteLength() != len || crc(s.mem, 0, len) != crc(c.mem, local, len)) {
-                            mismatches.incrementAndGet();
-                        }
-                        s.qp.postRecv(RecvWr.of(0, s.mr.sge(0, REGION)));
-                        moved.addAndGet(len);
-                        done += len;
-                    }
-                }
-                if (failures.get() > 0) {
-                    return;
+        } else {
+            try (SoakServer s = new SoakServer(new InetSocketAddress("127.0.0.1", 0), options, deadline,
+                    new PrintWriter(java.io.Writer.nullWriter()))) {
+                r = new SoakClient().run(s.localAddress(), options, qps, volume, maxSize, seed, interval, deadline, out);
+                if (!s.awaitRuns(1)) {
+                    err.println("jrnic soak: the server's side reported a failed work request or a lost QP");
+                    return 1;
                 }
             }
-        } catch (InterruptedException | RuntimeException e) {
-            failures.incrementAndGet();
         }
-    }
-
-    private static void fill(byte[] b, int off, int len, SplittableRandom random) {
-        long x = random.nextLong();
-        for (int i = 0; i < len; i++) {
-            if ((i & 7) == 0) {
-                x = x * 6364136223846793005L + 1442695040888963407L;
-            }
-            b[off + i] = (byte) (x >>> ((i & 7) * 8));
-        }
-    }
-
-    private static void check(Completion c, AtomicLong failures) {
-        if (c.status() != CompletionStatus.SUCCESS) {
-            failures.incrementAndGet();
-        }
+        out.printf(Locale.ROOT, "jrnic soak: %,d bytes in %.1f s = %.1f MB/s; %d mismatches, %d failed work requests%s%n",
+                r.moved(), r.seconds(), r.moved() / r.seconds() / 1e6, r.mismatches(), r.failures(),
+                r.timeLimited() ? " (stopped at the --seconds limit)" : "");
+        out.println("jrnic soak: QP events " + r.events());
+        out.flush();
+        return r.ok() ? 0 : 1;
     }
 }

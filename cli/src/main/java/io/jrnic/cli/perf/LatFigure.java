@@ -3,10 +3,10 @@ package io.jrnic.cli.perf;
 import java.util.Arrays;
 
 /**
- * A latency distribution in microseconds. Percentiles use the nearest-rank method: p-th
+ * A latency distribution in microseconds (p99.9 last: it was added after the others). Percentiles use the nearest-rank method: p-th
  * percentile = the ceil(p/100 * n)-th smallest sample.
  */
-public record LatFigure(long iterations, double minUs, double p50Us, double p99Us, double maxUs) {
+public record LatFigure(long iterations, double minUs, double p50Us, double p99Us, double maxUs, double p999Us) {
 
     /**
      * From the first {@code n} samples in nanoseconds, each multiplied by {@code scale} (0.5 for a
@@ -19,11 +19,12 @@ public record LatFigure(long iterations, double minUs, double p50Us, double p99U
         long[] s = Arrays.copyOf(samplesNs, n);
         Arrays.sort(s);
         double k = scale / 1000.0;
-        return new LatFigure(n, s[0] * k, s[rank(50, n)] * k, s[rank(99, n)] * k, s[n - 1] * k);
+        return new LatFigure(n, s[0] * k, s[rank(50, n)] * k, s[rank(99, n)] * k, s[n - 1] * k, s[rank(99.9, n)] * k);
     }
 
-    /** Zero-based index of the nearest-rank p-th percentile among n sorted samples. */
-    static int rank(int p, int n) {
-        return (int) Math.max(0, Math.ceil(p / 100.0 * n) - 1);
+    /** Zero-based index of the nearest-rank p-th percentile among n sorted samples (p to a tenth: 99.9). */
+    static int rank(double p, int n) {
+        long permille = Math.round(p * 10); // exact: ceil(permille * n / 1000) without floating-point rounding
+        return (int) Math.max(0, (permille * n + 999) / 1000 - 1);
     }
 }

@@ -60,7 +60,11 @@ public final class SweepChart {
 
     public static void write(List<Result> results, PerfConfig cfg, Path png, Path svg) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        JFreeChart chart = chart(results, cfg);
+        save(chart(results, cfg), png, svg);
+    }
+
+    /** Writes {@code chart} as PNG and SVG, {@link #WIDTH} x {@link #HEIGHT} (shared with {@link LossChart}). */
+    static void save(JFreeChart chart, Path png, Path svg) throws IOException {
         ChartUtils.saveChartAsPNG(png.toFile(), chart, WIDTH, HEIGHT);
         SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
         chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
@@ -109,11 +113,20 @@ public final class SweepChart {
                 add(series, "TCP", x, r.tcpLat() == null ? Double.NaN : r.tcpLat().p50Us());
             }
         }
+        return plot(series.values(), y);
+    }
+
+    /**
+     * A plot of {@code series} in the sweep's style: lines with points, each coloured by its name's operation
+     * ("RDMA WRITE", "RDMA READ", "RDMA SEND", "TCP"; a name may go on after it, e.g. "RDMA WRITE 64K"), white
+     * background, light grid (shared with {@link LossChart}).
+     */
+    static XYPlot plot(java.util.Collection<XYSeries> series, org.jfree.chart.axis.ValueAxis y) {
         XYSeriesCollection data = new XYSeriesCollection();
-        series.values().forEach(data::addSeries);
+        series.forEach(data::addSeries);
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         for (int i = 0; i < data.getSeriesCount(); i++) {
-            renderer.setSeriesPaint(i, COLOURS.getOrDefault((String) data.getSeriesKey(i), Color.GRAY));
+            renderer.setSeriesPaint(i, colour((String) data.getSeriesKey(i)));
         }
         XYPlot p = new XYPlot(data, null, y, renderer);
         p.setBackgroundPaint(Color.WHITE);
@@ -122,7 +135,17 @@ public final class SweepChart {
         return p;
     }
 
-    private static void add(Map<String, XYSeries> series, String name, double x, double y) {
+    /** The colour of the operation {@code name} begins with; grey for any other. */
+    static Color colour(String name) {
+        for (Map.Entry<String, Color> e : COLOURS.entrySet()) {
+            if (name.startsWith(e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return Color.GRAY;
+    }
+
+    static void add(Map<String, XYSeries> series, String name, double x, double y) {
         if (Double.isNaN(y) || y <= 0) {
             return;
         }

@@ -8,7 +8,7 @@ import java.util.Locale;
 public final class Table {
     public static final String CSV_HEADER = "kind,test,bytes,iterations,bw_mb_s,msg_rate_mpps,t_min_us,t_p50_us,t_p99_us,t_max_us,"
             + "tcp_iterations,tcp_bw_mb_s,tcp_msg_rate_mpps,tcp_t_min_us,tcp_t_p50_us,tcp_t_p99_us,tcp_t_max_us,ratio,result,detail,"
-            + "reps,rdma_min,rdma_max,tcp_min,tcp_max";
+            + "reps,rdma_min,rdma_max,tcp_min,tcp_max,t_p999_us,tcp_t_p999_us";
 
     private Table() {
     }
@@ -103,7 +103,8 @@ public final class Table {
                     Double.isNaN(r.ratio()) ? "" : f3(r.ratio()),
                     r.ok() ? "ok" : "FAILED", csvQuote(detail), Integer.toString(r.reps()),
                     r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().min()), r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().max()),
-                    r.tcpSpread() == null ? "" : f2(r.tcpSpread().min()), r.tcpSpread() == null ? "" : f2(r.tcpSpread().max())));
+                    r.tcpSpread() == null ? "" : f2(r.tcpSpread().min()), r.tcpSpread() == null ? "" : f2(r.tcpSpread().max()),
+                    l == null ? "" : f2(l.p999Us()), tl == null ? "" : f2(tl.p999Us())));
         }
         out.flush();
     }

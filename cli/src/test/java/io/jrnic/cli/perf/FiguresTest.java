@@ -55,6 +55,18 @@ class FiguresTest {
     }
 
     @Test
+    void p999IsTheNearestRankAtATenthOfAPercent() {
+        assertEquals(998, LatFigure.rank(99.9, 1000));
+        assertEquals(1997, LatFigure.rank(99.9, 2000));
+        assertEquals(99, LatFigure.rank(99.9, 100));
+        long[] ns = new long[1000];
+        for (int i = 0; i < 1000; i++) {
+            ns[i] = (i + 1) * 1000L;
+        }
+        assertEquals(999.0, LatFigure.of(ns, 1000, 1.0).p999Us(), 1e-12);
+    }
+
+    @Test
     void ratiosAreRdmaOverTcp() {
         PerfCase bw = new PerfCase(Op.WRITE, Kind.BW, 64, 10);
         Result r = Result.bw(bw, new BwFigure(10, 64, 1000), new BwFigure(10, 64, 4000), null, null);

@@ -63,15 +63,15 @@ class TableTest {
         assertEquals(4, lines.length);
         assertEquals(Table.CSV_HEADER, lines[0]);
         int columns = Table.CSV_HEADER.split(",").length;
-        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,,3,500.00,1500.00,2000.00,2000.00",
+        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,,3,500.00,1500.00,2000.00,2000.00,,",
                 lines[1]);
         assertEquals(columns, lines[1].split(",", -1).length);
-        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,", lines[2]);
-        assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,", lines[3]);
+        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,,4.00,0.50", lines[2]);
+        assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,,,", lines[3]);
         StringWriter b = new StringWriter();
         Table.csv(new PrintWriter(b), List.of(READ_BLOCK));
         String row = b.toString().split("\n")[1];
-        assertEquals("lat-block,read,64,2,,,9.00,9.00,11.00,11.00,2,,,3.00,3.00,3.00,3.00,3.000,ok,,1,,,,", row);
+        assertEquals("lat-block,read,64,2,,,9.00,9.00,11.00,11.00,2,,,3.00,3.00,3.00,3.00,3.000,ok,,1,,,,,11.00,3.00", row);
         assertEquals(columns, row.split(",", -1).length);
     }
 }

@@ -1,0 +1,49 @@
+package io.jrnic.cli.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LossChartTest {
+    private static final List<String> CSV = List.of(LossChart.HEADER,
+            "1500,none,0,both,jrnic,WRITE,65536,1800.5,,,,,ok",
+            "1500,none,1,both,jrnic,WRITE,65536,1500.25,,,,,ok",
+            "1500,none,0,both,iperf3,stream,65536,2300,,,,12,ok",
+            "1500,none,0,both,java.nio,WRITE,65536,2100,,,,,ok",
+            "1500,none,0,both,jrnic,WRITE,64,,10.5,20.25,30.5,,ok",
+            "1500,none,1,both,jrnic,READ,65536,,,,,,FAILED",
+            "9000,1gbit,0.01,both,jrnic,SEND,1048576,110.5,,,,,ok");
+
+    @Test
+    void bandwidthRowsBecomeOneSeriesPerToolOperationAndSizeAndOnePlotPerLink() {
+        List<LossChart.Row> rows = LossChart.read(CSV);
+        assertEquals(4, rows.size(), "latency, failed and java.nio rows are not drawn");
+        assertEquals("RDMA WRITE 64K", rows.get(0).series());
+        assertEquals("TCP iperf3 64K", rows.get(2).series());
+        assertEquals("RDMA SEND 1M", rows.get(3).series());
+        assertEquals("MTU 9000, rate 1gbit", rows.get(3).link());
+        CombinedDomainXYPlot plot = (CombinedDomainXYPlot) LossChart.chart(rows).getXYPlot();
+        assertEquals(2, plot.getSubplots().size());
+    }
+
+    @Test
+    void aCsvOfAnotherKindIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> LossChart.read(List.of(Table.CSV_HEADER)));
+    }
+
+    @Test
+    void writesPngAndSvg(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("twohost.csv");
+        Files.write(csv, CSV);
+        for (Path p : LossChart.write(csv, dir.resolve("out"))) {
+            assertTrue(Files.size(p) > 1000, p.toString());
+        }
+    }
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# jrnic perf across two network namespaces (twohost.sh), next to iperf3 on the same path in the same run, for every
+# MTU x rate x loss asked: RDMA WRITE / READ / SEND bandwidth (and jrnic perf's own java.nio TCP baseline) at each
+# size, latency p50 / p99 / p99.9 at 64 B and 64 KiB, iperf3 at each size as its write length. Writes
+# OUT/twohost.csv (header: LossChart.HEADER), OUT/twohost.png and .svg (jrnic perf --loss-chart), and every raw output
+# under OUT/raw/. Must run as root; uses only the harness's own namespaces and addresses.
+#
+#   twohost-perf.sh [--out DIR] [--mtus "1500 9000"] [--rates "none 1gbit 10gbit"] [--losses "0 0.01 0.1 1"]
+#                   [--loss-dir both|ab|ba] [--sizes "65536 1048576"] [--volume MIB] [--reps K]
+#                   [--lat-iterations N] [--iperf-seconds S] [--quick]
+#
+# ab is a -> b: the perf client (and iperf3 client) is in a, the server in b, so WRITE and SEND data go ab and
+# READ data go ba; loss on "both" (the default) meets every operation's data and its ACKs alike. --quick: one MTU
+# (1500), no rate limit, losses 0 and 1 %, 16 MiB per run, one repetition: a check that the runner works (seconds),
+# not a measurement. Default OUT: target/twohost-perf (under the current directory). Exit: 0 done and every row ok,
+# 1 a row failed (see its result column and raw/), 2 bad usage or harness unavailable.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+H="$here/twohost.sh"
+
+out="target/twohost-perf"; mtus="1500 9000"; rates="none 1gbit 10gbit"; losses="0 0.01 0.1 1"; loss_dir=both
+sizes="65536 1048576"; volume=256; reps=3; lat_iter=2000; iperf_s=5
+while (( $# )); do
+  case "$1" in
+    --out) out="$2"; shift 2 ;;
+    --mtus) mtus="$2"; shift 2 ;;
+    --rates) rates="$2"; shift 2 ;;
+    --losses) losses="$2"; shift 2 ;;
+    --loss-dir) loss_dir="$2"; shift 2 ;;
+    --sizes) sizes="$2"; shift 2 ;;
+    --volume) volume="$2"; shift 2 ;;
+    --reps) reps="$2"; shift 2 ;;
+    --lat-iterations) lat_iter="$2"; shift 2 ;;
+    --iperf-seconds) iperf_s="$2"; shift 2 ;;
+    --quick) mtus=1500; rates=none; losses="0 1"; volume=16; reps=1; lat_iter=500; iperf_s=1; shift ;;
+    *) sed -n '7,9p' "$0" >&2; exit 2 ;;
+  esac
+done
+case "$loss_dir" in both|ab|ba) ;; *) echo "twohost-perf: --loss-dir both|ab|ba" >&2; exit 2 ;; esac
+command -v iperf3 >/dev/null || { echo "twohost-perf: iperf3 not found" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "twohost-perf: python3 not found (turns the CSVs into one)" >&2; exit 2; }
+
+"$root/jrnic" --version >/dev/null # builds cli/target/jrnic.jar when sources changed
+jar="$root/cli/target/jrnic.jar"
+mkdir -p "$out/raw"
+csv="$out/twohost.csv"
+b_addr="$("$H" addr b)"
+port=18515
+iport=5201
+pids=()
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  "$H" down
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+echo "mtu,rate,loss_pct,loss_dir,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result" > "$csv"
+failed=0
+for mtu in $mtus; do for rate in $rates; do for loss in $losses; do
+  tag="mtu$mtu-$rate-loss$loss-$loss_dir"
+  la=0; lb=0
+  [[ $loss_dir != ba ]] && la="$loss"
+  [[ $loss_dir != ab ]] && lb="$loss"
+  rate_args=()
+  [[ $rate != none ]] && rate_args=(--rate "$rate")
+  "$H" up --mtu "$mtu" "${rate_args[@]}" --loss-ab "$la" --loss-ba "$lb"
+
+  # jrnic perf: server in b, client in a
+  slog="$out/raw/perf-server-$tag.txt"
+  "$H" exec b java -jar "$jar" perf --server --port "$port" >"$slog" 2>&1 &
+  spid=$!; pids+=("$spid")
+  for _ in $(seq 1 300); do grep -q "jrnic perf server: RDMA on" "$slog" && break; sleep 0.1; done
+  grep -q "jrnic perf server: RDMA on" "$slog" || { echo "twohost-perf: perf server did not start: $slog" >&2; exit 2; }
+  for size in $sizes; do
+    iters=$(( volume * 1048576 / size )); (( iters < 16 )) && iters=16
+    "$H" exec a java -jar "$jar" perf --connect "$b_addr" --port "$port" --format csv --mode bw --size "$size" \
+      --iterations "$iters" --reps "$reps" >"$out/raw/perf-bw-$tag-$size.csv" 2>>"$out/raw/perf-client-$tag.txt" \
+      || failed=1
+  done
+  "$H" exec a java -jar "$jar" perf --connect "$b_addr" --port "$port" --format csv --mode lat --size 64,65536 \
+    --iterations "$lat_iter" --reps "$reps" >"$out/raw/perf-lat-$tag.csv" 2>>"$out/raw/perf-client-$tag.txt" || failed=1
+  kill "$spid" 2>/dev/null || true; wait "$spid" 2>/dev/null || true
+
+  # iperf3 on the same path: server in b, client in a, one run per size as the write length
+  for size in $sizes; do
+    "$H" exec b iperf3 -s -1 -B "$b_addr" -p "$iport" >/dev/null 2>&1 &
+    ipid=$!; pids+=("$ipid")
+    sleep 0.5
+    "$H" exec a iperf3 -c "$b_addr" -p "$iport" -t "$iperf_s" -l "$size" -J >"$out/raw/iperf3-$tag-$size.json" || failed=1
+    wait "$ipid" 2>/dev/null || true
+  done
+
+  python3 - "$csv" "$mtu" "$rate" "$loss" "$loss_dir" "$out/raw" "$tag" "$sizes" <<'EOF' || failed=1
+import csv, json, sys, os
+out, mtu, rate, loss, ldir, raw, tag, sizes = sys.argv[1:9]
+rows, ok = [], True
+def perf(path):
+    global ok
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        ok = False
+        return
+    for r in csv.DictReader(open(path)):
+        res = r["result"]
+        ok = ok and res == "ok"
+        if r["kind"] == "bw":
+            rows.append(["jrnic", r["test"].upper(), r["bytes"], r["bw_mb_s"], "", "", "", "", res])
+            rows.append(["java.nio", r["test"].upper(), r["bytes"], r["tcp_bw_mb_s"], "", "", "", "", res])
+        elif r["kind"] == "lat":
+            rows.append(["jrnic", r["test"].upper(), r["bytes"], "", r["t_p50_us"], r["t_p99_us"], r["t_p999_us"], "", res])
+            rows.append(["java.nio", r["test"].upper(), r["bytes"], "", r["tcp_t_p50_us"], r["tcp_t_p99_us"],
+                         r["tcp_t_p999_us"], "", res])
+for s in sizes.split():
+    perf(f"{raw}/perf-bw-{tag}-{s}.csv")
+    try:
+        j = json.load(open(f"{raw}/iperf3-{tag}-{s}.json"))
+        e = j["end"]
+        rows.append(["iperf3", "stream", s, "%.2f" % (e["sum_received"]["bits_per_second"] / 8e6), "", "", "",
+                     str(e["sum_sent"].get("retransmits", "")), "ok"])
+    except (OSError, ValueError, KeyError):
+        ok = False
+        rows.append(["iperf3", "stream", s, "", "", "", "", "", "FAILED"])
+perf(f"{raw}/perf-lat-{tag}.csv")
+with open(out, "a", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    for r in rows:
+        w.writerow([mtu, rate, loss, ldir] + r)
+sys.exit(0 if ok else 1)
+EOF
+  "$H" down
+done; done; done
+
+java -jar "$jar" perf --loss-chart "$csv" --out "$out"
+echo "twohost-perf: wrote $csv, $out/twohost.png, $out/twohost.svg; raw outputs in $out/raw"
+exit "$failed"

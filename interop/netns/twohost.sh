@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Two hosts over a real link: two network namespaces joined by a veth pair, with the kernel's own TCP between them.
+#
+#   twohost.sh up [--mtu 1500|9000] [--rate-ab R] [--rate-ba R] [--loss-ab PCT] [--loss-ba PCT] [--offload on|off]
+#   twohost.sh loss ab|ba PCT         random loss on one direction (0 removes it); PCT down to 0.01
+#   twohost.sh rate ab|ba R|none      tbf rate limit on one direction's sender (R as tc writes it: 1gbit, 10gbit)
+#   twohost.sh link down|up           both ends of the veth administratively down or up
+#   twohost.sh exec a|b CMD...        runs CMD inside host a or b
+#   twohost.sh addr a|b               prints that host's address
+#   twohost.sh status                 namespaces, addresses, qdiscs, loss rules
+#   twohost.sh down                   removes everything it made (idempotent: fine to call when nothing is up)
+#
+# Environment: JRNIC_NETNS (name prefix, default jrnic2h: namespaces jrnic2h-a and jrnic2h-b) and JRNIC_NETNS_NET
+# (0..255, default 0: host a is 10.231.N.1/30, host b 10.231.N.2/30). These are the only addresses the harness
+# assigns, and only inside its own namespaces; no interface outside them is touched (the veth pair is created with
+# both ends already inside the namespaces). Direction ab is a -> b. Loss is dropped at the receiving end's ingress
+# (nftables netdev hook, `numgen random mod 10000 < N`), so the sender's TCP meets it as a loss on the wire, not as a
+# local drop; rate is a `tbf` qdisc on the sending end. `sch_netem` (delay) is not used: it is missing from some
+# kernels. Exit status: 0 done, 1 failed (the message says what), 2 bad usage.
+set -euo pipefail
+
+prefix="${JRNIC_NETNS:-jrnic2h}"
+net="${JRNIC_NETNS_NET:-0}"
+ns_a="$prefix-a"
+ns_b="$prefix-b"
+if_a="${prefix:0:10}a"
+if_b="${prefix:0:10}b"
+
+die() { echo "twohost: $*" >&2; exit 1; }
+usage() { sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+[[ "$net" =~ ^[0-9]+$ ]] && (( net <= 255 )) || { echo "twohost: JRNIC_NETNS_NET must be 0..255" >&2; exit 2; }
+addr_a="10.231.$net.1"
+addr_b="10.231.$net.2"
+
+ns_of() { case "$1" in a) echo "$ns_a" ;; b) echo "$ns_b" ;; *) usage ;; esac; }
+exists() { ip netns list 2>/dev/null | awk '{print $1}' | grep -qx "$1"; }
+
+# Loss PCT (0..100, at most two decimals) as a count out of 10000.
+per10000() {
+  awk -v p="$1" 'BEGIN { if (p !~ /^[0-9]+(\.[0-9]+)?$/ || p + 0 > 100) exit 1; n = int(p * 100 + 0.5);
+    if (p + 0 > 0 && n == 0) exit 1; print n }' || { echo "twohost: loss must be 0..100 %, at least 0.01" >&2; exit 2; }
+}
+
+set_loss() { # direction pct
+  local dir="$1" n rx_ns rx_if
+  n="$(per10000 "$2")"
+  case "$dir" in ab) rx_ns="$ns_b"; rx_if="$if_b" ;; ba) rx_ns="$ns_a"; rx_if="$if_a" ;; *) usage ;; esac
+  ip netns exec "$rx_ns" nft delete table netdev jrnic_loss 2>/dev/null || true
+  if (( n > 0 )); then
+    command -v nft >/dev/null || die "nft not found (Debian: apt-get install nftables)"
+    local rule="numgen random mod 10000 < $n counter drop"
+    (( n == 10000 )) && rule="counter drop" # 100 %: numgen's operand must stay below the modulus
+    ip netns exec "$rx_ns" nft -f - <<EOF
+table netdev jrnic_loss {
+  chain ingress {
+    type filter hook ingress device "$rx_if" priority 0; policy accept;
+    $rule
+  }
+}
+EOF
+  fi
+}
+
+set_rate() { # direction rate|none
+  local dir="$1" rate="$2" tx_ns tx_if burst
+  case "$dir" in ab) tx_ns="$ns_a"; tx_if="$if_a" ;; ba) tx_ns="$ns_b"; tx_if="$if_b" ;; *) usage ;; esac
+  ip netns exec "$tx_ns" tc qdisc del dev "$tx_if" root 2>/dev/null || true
+  if [[ "$rate" != none ]]; then
+    # burst must cover one timer tick at the rate and one GSO super-packet; 1 MiB per Gbit/s does both
+    burst=$(( $(rate_gbit "$rate") * 1048576 ))
+    ip netns exec "$tx_ns" tc qdisc add dev "$tx_if" root tbf rate "$rate" burst "$burst" latency 20ms \
+      || die "tc tbf rate $rate failed"
+  fi
+}
+
+rate_gbit() { # 1gbit -> 1, 10gbit -> 10, 500mbit -> 1
+  case "$1" in
+    *gbit) echo "${1%gbit}" ;;
+    *mbit) echo 1 ;;
+    *) echo "twohost: rate as 1gbit, 10gbit or NNNmbit" >&2; exit 2 ;;
+  esac
+}
+
+down() {
+  exists "$ns_a" && ip netns del "$ns_a"
+  exists "$ns_b" && ip netns del "$ns_b"
+  return 0
+}
+
+up() {
+  local mtu=1500 rate_ab=none rate_ba=none loss_ab=0 loss_ba=0 offload=on
+  while (( $# )); do
+    case "$1" in
+      --mtu) mtu="$2"; shift 2 ;;
+      --rate-ab) rate_ab="$2"; shift 2 ;;
+      --rate-ba) rate_ba="$2"; shift 2 ;;
+      --rate) rate_ab="$2"; rate_ba="$2"; shift 2 ;;
+      --loss-ab) loss_ab="$2"; shift 2 ;;
+      --loss-ba) loss_ba="$2"; shift 2 ;;
+      --offload) offload="$2"; shift 2 ;;
+      *) usage ;;
+    esac
+  done
+  [[ "$mtu" =~ ^[0-9]+$ ]] && (( mtu >= 1280 && mtu <= 65535 )) || { echo "twohost: --mtu 1280..65535" >&2; exit 2; }
+  per10000 "$loss_ab" >/dev/null; per10000 "$loss_ba" >/dev/null
+  down
+  ip netns add "$ns_a" || die "ip netns add not permitted (needs root or CAP_SYS_ADMIN)"
+  ip netns add "$ns_b" || { down; die "ip netns add failed"; }
+  if ! ip link add "$if_a" netns "$ns_a" mtu "$mtu" type veth peer name "$if_b" netns "$ns_b" mtu "$mtu"; then
+    down; die "veth pair not created"
+  fi
+  local n ifc addr
+  for n in a b; do
+    if [[ $n == a ]]; then ifc="$if_a"; addr="$addr_a"; else ifc="$if_b"; addr="$addr_b"; fi
+    ip -n "$(ns_of $n)" link set lo up
+    ip -n "$(ns_of $n)" addr add "$addr/30" dev "$ifc"
+    ip -n "$(ns_of $n)" link set "$ifc" up
+    if [[ "$offload" == off ]]; then
+      # segments on the capture as on a wire: no TSO/GSO/GRO super-packets (needs ethtool)
+      command -v ethtool >/dev/null || { down; die "--offload off needs ethtool"; }
+      ip netns exec "$(ns_of $n)" ethtool -K "$ifc" tso off gso off gro off >/dev/null
+    fi
+  done
+  set_rate ab "$rate_ab"; set_rate ba "$rate_ba"
+  set_loss ab "$loss_ab"; set_loss ba "$loss_ba"
+  # the veth carries traffic once both ends report carrier (operstate UP)
+  local i
+  for i in $(seq 1 50); do
+    [[ "$(ip netns exec "$ns_a" cat "/sys/class/net/$if_a/operstate")" == up \
+       && "$(ip netns exec "$ns_b" cat "/sys/class/net/$if_b/operstate")" == up ]] && break
+    sleep 0.1
+  done
+  echo "twohost: up: $ns_a ($addr_a, $if_a) <-> $ns_b ($addr_b, $if_b), MTU $mtu, rate ab $rate_ab ba $rate_ba," \
+       "loss ab $loss_ab % ba $loss_ba %"
+}
+
+status() {
+  local n
+  for n in a b; do
+    if exists "$(ns_of $n)"; then
+      echo "== $(ns_of $n)"
+      ip -n "$(ns_of $n)" -br addr
+      ip -n "$(ns_of $n)" link show | grep -o 'mtu [0-9]*' | head -2 | tail -1
+      ip netns exec "$(ns_of $n)" tc qdisc show | grep -v noqueue || true
+      ip netns exec "$(ns_of $n)" nft list table netdev jrnic_loss 2>/dev/null | grep -E 'drop' || true
+    else
+      echo "== $(ns_of $n): absent"
+    fi
+  done
+}
+
+cmd="${1:-}"
+(( $# )) && shift
+case "$cmd" in
+  up) up "$@" ;;
+  down) down ;;
+  status) status ;;
+  loss) (( $# == 2 )) || usage; exists "$ns_a" || die "not up"; set_loss "$1" "$2" ;;
+  rate) (( $# == 2 )) || usage; exists "$ns_a" || die "not up"; set_rate "$1" "$2" ;;
+  link)
+    (( $# == 1 )) || usage; exists "$ns_a" || die "not up"
+    case "$1" in down|up) ip -n "$ns_a" link set "$if_a" "$1"; ip -n "$ns_b" link set "$if_b" "$1" ;; *) usage ;; esac ;;
+  exec) (( $# >= 2 )) || usage; ns="$(ns_of "$1")"; shift; exec ip netns exec "$ns" "$@" ;;
+  addr) (( $# == 1 )) || usage; case "$1" in a) echo "$addr_a" ;; b) echo "$addr_b" ;; *) usage ;; esac ;;
+  *) usage ;;
+esac
