@@ -192,7 +192,16 @@ public final class QpEngine {
      * @param onFirstFpdu run when the first FPDU arrives (responder: the stream is in RDMA mode)
      */
     public void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
-        binding.bind(ch, p, afterHandler, leftover, onFirstFpdu);
+        bind(ch, p, afterHandler, leftover, onFirstFpdu, null);
+    }
+
+    /**
+     * The same, with {@code onStreamEnd} run on the loop once the stream's end was processed (the QP left RTS, its
+     * work requests retired or flushed): the connection manager reports the disconnect then, not before.
+     */
+    public void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu,
+            Runnable onStreamEnd) {
+        binding.bind(ch, p, afterHandler, leftover, onFirstFpdu, onStreamEnd);
     }
 
     /** Whether FPDUs may go out: RTS or CLOSING, and MPA's timing rule passed (RFC 5044 section 7.1). */

@@ -55,8 +55,12 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     final UntaggedCompletion untaggedCompletion = new UntaggedCompletion();
     private long expectedAtomicResponseMsn = 1;
 
-    Receiver(QpEngine qp, StreamParams p) {
+    /** Run once this stream's end was processed (the connection manager's disconnect), or null. */
+    private final Runnable onStreamEnd;
+
+    Receiver(QpEngine qp, StreamParams p, Runnable onStreamEnd) {
         this.qp = qp;
+        this.onStreamEnd = onStreamEnd;
         this.decoder = new FpduDecoder(p.crc(), p.markersRx(), this);
         this.validator = new RdmapValidator(p.rdmapExtensions());
         this.access = new RemoteAccess(qp.table, qp.pdId);
@@ -108,6 +112,9 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         qp.teardown.channelInactive(ctx.channel(), decoder.partialFpduOctets() > 0);
+        if (onStreamEnd != null) {
+            onStreamEnd.run(); // after the QP left RTS: whoever waits for the disconnect finds it so
+        }
         ctx.fireChannelInactive();
     }
 

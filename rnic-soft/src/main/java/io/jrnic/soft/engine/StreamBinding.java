@@ -32,23 +32,25 @@ final class StreamBinding {
     }
 
     /** See {@link QpEngine#bind}. */
-    void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
+    void bind(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu,
+            Runnable onStreamEnd) {
         qp.lock.lock();
         try {
-            bindLocked(ch, p, afterHandler, leftover, onFirstFpdu);
+            bindLocked(ch, p, afterHandler, leftover, onFirstFpdu, onStreamEnd);
         } finally {
             qp.lock.unlock();
         }
     }
 
-    private void bindLocked(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu) {
+    private void bindLocked(Channel ch, StreamParams p, String afterHandler, ByteBuf leftover, Runnable onFirstFpdu,
+            Runnable onStreamEnd) {
         if (qp.state != QpState.IDLE) {
             if (leftover != null) {
                 leftover.release();
             }
             throw new IllegalStateException("QP is " + qp.state + ", not IDLE");
         }
-        Receiver rx = new Receiver(qp, p);
+        Receiver rx = new Receiver(qp, p, onStreamEnd);
         qp.attach(ch, p, new Transmitter(qp, ch, p), rx);
         this.txGated = !p.initiator();
         this.rtrPending = p.initiator() && (p.rtr() != RtrType.NONE || p.firstFpduDelayMillis() > 0);

@@ -48,9 +48,8 @@ public final class SoftConnection {
             }
             if (!outcome.get()) {
                 failed(CmFailure.CONNECT_ERROR, "stream closed before the initiator's first FPDU");
-            } else if (wasEstablished && disconnected.compareAndSet(false, true)) {
-                events.disconnected();
             }
+            // the disconnect is reported by the engine once it processed the stream's end (streamEnded)
         });
     }
 
@@ -121,7 +120,7 @@ public final class SoftConnection {
             }
         };
         try {
-            qp.bind(ch, sp, MpaHandshakeHandler.NAME, leftover, initiator ? null : report);
+            qp.bind(ch, sp, MpaHandshakeHandler.NAME, leftover, initiator ? null : report, this::streamEnded);
         } catch (RuntimeException e) {
             failed(CmFailure.CONNECT_ERROR, "QP cannot be bound: " + e.getMessage());
             ch.close();
@@ -202,6 +201,13 @@ public final class SoftConnection {
             qp.disconnect();
         } else {
             abort();
+        }
+    }
+
+    /** The engine processed the bound stream's end (the QP left RTS): the disconnect, if it was established. */
+    private void streamEnded() {
+        if (wasEstablished && disconnected.compareAndSet(false, true)) {
+            events.disconnected();
         }
     }
 
