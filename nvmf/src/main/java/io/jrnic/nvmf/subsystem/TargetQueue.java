@@ -41,6 +41,8 @@ final class TargetQueue {
     private final int maxTransfer;
     private final ProtectionDomain pd;
     private final CompletionQueue cq;
+    /** Send WRs kept while the send queue is full, in posting order (the poller thread's alone). */
+    private final java.util.ArrayDeque<SendWr> backlog = new java.util.ArrayDeque<>();
     private final QueuePair qp;
     private final ByteBuffer recvBuf;
     private final MemoryRegion recvMr;
@@ -72,7 +74,7 @@ final class TargetQueue {
         pd = target.device().allocatePd();
         try {
             cq = target.device().createCq(4 * depth + 16);
-            qp = pd.createQp(QpInit.rc(cq).maxSendWr(2 * depth + 4).maxRecvWr(depth));
+            qp = pd.createQp(QpInit.rc(cq).maxSendWr(sqCapacity()).maxRecvWr(depth));
             recvBuf = ByteBuffer.allocateDirect(depth * capsuleSize);
             recvMr = pd.register(recvBuf, Access.LOCAL_WRITE);
             rspBuf = ByteBuffer.allocateDirect(depth * Cqe.SIZE);
@@ -124,6 +126,32 @@ final class TargetQueue {
         qp.postRecv(RecvWr.of(i, recvMr.sge(i * capsuleSize, capsuleSize)));
     }
 
+    /** Send WRs this queue's QP holds: a data transfer and a response per command, and a few to spare. */
+    private int sqCapacity() {
+        return 2 * depth + 4;
+    }
+
+    /**
+     * Posts {@code wr}, or keeps it (and every later one, in order) while the QP's send queue is full: the host
+     * may send its next command as soon as it has a response, before this side retired the work requests of the
+     * last one (a zero-copy RDMA WRITE retires once its bytes left the socket's buffer). Responses are signaled, so
+     * each one's completion posts what was kept.
+     */
+    private void postOrKeep(SendWr wr) {
+        if (backlog.isEmpty() && qp.sendQueueDepth() < sqCapacity()) {
+            qp.postSend(wr);
+        } else {
+            backlog.add(wr);
+        }
+    }
+
+    /** A response's completion retired it and the work before it: posts what was kept, in order, while it fits. */
+    private void postKept() {
+        while (!backlog.isEmpty() && qp.sendQueueDepth() < sqCapacity()) {
+            qp.postSend(backlog.poll());
+        }
+    }
+
     private void onCompletion(Completion c) {
         if (closing) {
             return; // flushed work after the teardown started
@@ -142,6 +170,9 @@ final class TargetQueue {
             return;
         }
         try {
+            if (!c.opcode().isReceive()) {
+                postKept(); // a response or a Read retired: room in the send queue
+            }
             if (c.opcode() == CompletionOpcode.RECV) {
                 command((int) c.id(), c.byteLength());
             } else if (c.opcode() == CompletionOpcode.RDMA_READ) {
@@ -355,7 +386,7 @@ final class TargetQueue {
             new Cqe(dw0, dw1, sqFlowDisabled ? 0xFFFF : sqhd, qid, sqe.cid(), status).encode(rspBuf, i * Cqe.SIZE);
             Sgl sgl = sqe.sgl();
             SendWr send = sgl.invalidatesKey() ? SendWr.sendWithInvalidate(sgl.key()) : SendWr.send();
-            qp.postSend(send.id(i).local(rspMr.sge(i * Cqe.SIZE, Cqe.SIZE)));
+            postOrKeep(send.id(i).local(rspMr.sge(i * Cqe.SIZE, Cqe.SIZE)).signaled());
         } catch (RuntimeException e) {
             misbehaved("posting the response failed: " + e);
         }
@@ -363,7 +394,7 @@ final class TargetQueue {
 
     private void post(SendWr wr) {
         try {
-            qp.postSend(wr);
+            postOrKeep(wr);
         } catch (RuntimeException e) {
             misbehaved("posting " + wr.opcode() + " failed: " + e);
         }
