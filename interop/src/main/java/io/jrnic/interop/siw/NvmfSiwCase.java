@@ -109,8 +109,13 @@ public final class NvmfSiwCase implements SiwCase {
         String summary = role == Role.LINUX_HOST ? linuxHost(guest, outDir, failures, t0)
                 : linuxTarget(guest, outDir, failures);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
+        if (capture.droppedByKernel() > 0) {
+            // tcpdump in the emulated guest dropped packets: what the capture shows (FPDU counts, tshark's rows) says
+            // nothing about the exchange, so it is not judged; the case is rerun once (guestToolEnvironmentFailure)
+            failures.add(0, "capture incomplete: " + capture.tcpdumpLog());
+            return CaseSupport.result(name, failures, summary, t0, List.of(pcap));
+        }
         CaptureReport r = CaptureReport.of(pcap);
-        GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());
         // admin queue + I/O queues (jrnic's host: 2; Linux's: one per guest CPU, 1), a Request and a Reply each
         int wantSetups = role == Role.LINUX_TARGET ? 6 : 4;
         GuestBootCase.expect(failures, r.setups().size() >= wantSetups, "set-up frames: " + r.setups().size());

@@ -100,6 +100,9 @@ public final class SiwMatrix {
         cases.add(crash("mpa.reply.pd.257", jrnic));
         cases.add(crash("mpa.reply.h-without-words", jrnic));
         cases.add(new FuzzSiwCase("fuzz-responder-stock", 150, 1, false, FUZZ_CI_ISOLATE_TRIES, 1, jrnic));
+        for (long seed : FUZZ_MORE_SEEDS) { // issue 25: three seeds in CI, each ending reproduced or "not reproduced"
+            cases.add(new FuzzSiwCase("fuzz-responder-seed-" + seed, 90, seed, false, FUZZ_CI_ISOLATE_TRIES, 1, jrnic));
+        }
         for (long seed : fuzzSeeds()) {
             cases.add(fuzzSeed(seed, jrnic));
         }
@@ -124,9 +127,8 @@ public final class SiwMatrix {
                 SKIP_FIN, jrnic));
         cases.add(new FuzzSiwCase("fuzz-responder-stock-minimize", 150, 1, true, FUZZ_ISOLATE_TRIES, 2, jrnic));
         for (long seed : FUZZ_MORE_SEEDS) {
-            if (!fuzzSeeds().contains(seed)) {
-                cases.add(fuzzSeed(seed, jrnic));
-            }
+            cases.add(new FuzzSiwCase("fuzz-responder-seed-" + seed + "-minimize", 150, seed, true, FUZZ_ISOLATE_TRIES, 2,
+                    jrnic));
         }
         cases.add(crash("mpa.reply.pd.512", jrnic));
         cases.add(crash("mpa.reply.pd.513", jrnic));
@@ -140,8 +142,9 @@ public final class SiwMatrix {
      *  (where each execution alone is replayed twice: seed 7's Reply crash came back on one fresh guest in three). */
     static final int FUZZ_CI_ISOLATE_TRIES = 4;
     static final int FUZZ_ISOLATE_TRIES = 10;
-    /** The other seeds of the siw fuzz case (issue 25): by name ({@code fuzz-responder-seed-N}), or in the default
-     *  run with {@code -Djrnic.siw.fuzzSeeds=7,13} (each costs a few minutes of guest boots). */
+    /** The other seeds of the siw fuzz case (issue 25): in CI with 4 replays and no minimisation; by name
+     *  ({@code fuzz-responder-seed-N-minimize}) with 10 replays, each twice, and minimisation. More seeds in the default
+     *  run with {@code -Djrnic.siw.fuzzSeeds=N,...}. */
     static final List<Long> FUZZ_MORE_SEEDS = List.of(7L, 13L);
 
     static List<Long> fuzzSeeds() {
