@@ -111,7 +111,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        qp.teardown.channelInactive(ctx.channel(), decoder.partialFpduOctets() > 0);
+        qp.teardown.channelInactive(ctx.channel(), () -> decoder.partialFpduOctets() > 0);
         if (onStreamEnd != null) {
             onStreamEnd.run(); // after the QP left RTS: whoever waits for the disconnect finds it so
         }

@@ -38,7 +38,6 @@ final class StreamTeardown {
         outputShutRequested = false;
     }
 
-
     // ---------------------------------------------------------------- Terminate (RFC 5040 sections 4.8 and 7)
 
     /**
@@ -159,12 +158,12 @@ final class StreamTeardown {
     }
 
     /** The channel became inactive: the stream's end, an LLP error if it ended inside an FPDU. On the loop. */
-    void channelInactive(io.netty.channel.Channel ch, boolean endedInsideFpdu) {
+    void channelInactive(io.netty.channel.Channel ch, java.util.function.BooleanSupplier endedInsideFpdu) {
         qp.locked(() -> {
             if (!qp.boundTo(ch)) {
                 return; // a previous stream's end: the QP was reset and bound anew
             }
-            if (endedInsideFpdu && !qp.rxStopped()) {
+            if (endedInsideFpdu.getAsBoolean() && !qp.rxStopped()) { // the decoder's state, read holding the token
                 qp.markLlpFailed(); // octets were lost, not an orderly close
             }
             streamClosed();
