@@ -81,6 +81,12 @@ final class SoftQp implements QpSpi, QpListener {
         engine.inbox().pollingStops();
     }
 
+    /** A consumer blocked on a CQ of this QP alone may wait on the stream's socket itself (one wake-up). */
+    @Override
+    public io.jrnic.verbs.spi.InputWaiter inputWaiter() {
+        return engine.inbox().inputWaiter();
+    }
+
     @Override
     public Stats stats() {
         return DeviceStats.snapshot(List.of(engine.counters()), TcpFigures.of(engine.channel()), Map.of());
@@ -215,6 +221,7 @@ final class SoftQp implements QpSpi, QpListener {
         if (engine.state() != io.jrnic.verbs.QpState.IDLE && engine.state() != io.jrnic.verbs.QpState.ERROR) {
             engine.abort();
         }
+        engine.inbox().closeInputWaiter();
         pd.device.counters().retire(engine.counters());
     }
 

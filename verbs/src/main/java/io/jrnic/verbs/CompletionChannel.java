@@ -53,12 +53,61 @@ public final class CompletionChannel extends Resource {
         if (callback != null) {
             throw new IllegalStateException("channel is in callback mode");
         }
-        Object o = fired.poll(timeout, unit);
+        Object o = fired.poll();
+        if (o == null) {
+            long deadline = System.nanoTime() + unit.toNanos(timeout);
+            CompletionQueue cq = soleCq;
+            long left;
+            while (cq != null && (left = deadline - System.nanoTime()) > 0) {
+                // one wake-up (spec-notes/engine.md, "Blocking waiters"): wait on the sole CQ's QP's input, then
+                // read it on this thread; the completion it makes notifies this channel
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (!cq.awaitInput(left, true)) {
+                    break;
+                }
+                cq.progress();
+                if ((o = fired.poll()) != null) {
+                    break;
+                }
+            }
+            if (o == null) {
+                o = fired.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        }
         if (o == CLOSED) {
             fired.offer(CLOSED);
             throw new ResourceClosedException("CompletionChannel");
         }
         return (CompletionQueue) o;
+    }
+
+    /** The CQs that notify this channel; {@code soleCq} is the one when there is exactly one, else null. */
+    private final java.util.Set<CompletionQueue> cqs = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile CompletionQueue soleCq;
+
+    void cqCreated(CompletionQueue cq) {
+        synchronized (cqs) {
+            cqs.add(cq);
+            soleCq = cqs.size() == 1 ? cq : null;
+        }
+    }
+
+    void cqClosed(CompletionQueue cq) {
+        synchronized (cqs) {
+            cqs.remove(cq);
+            soleCq = cqs.size() == 1 ? cqs.iterator().next() : null;
+        }
+    }
+
+    /**
+     * Whether a blocking {@link #await} will wait on {@code cq}'s QP's input itself (the channel is in blocking mode,
+     * {@code cq} is its only CQ and its QP's provider offers an {@link io.jrnic.verbs.spi.InputWaiter}): then
+     * arming {@code cq} does not hand the stream's reads back to the provider's threads.
+     */
+    boolean waitsOnInput(CompletionQueue cq) {
+        return callback == null && soleCq == cq && cq.soleInputWaiter() != null;
     }
 
     void notifyFrom(CompletionQueue cq) {

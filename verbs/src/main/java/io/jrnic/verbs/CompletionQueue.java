@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import io.jrnic.verbs.spi.InputWaiter;
 
 /**
  * A completion queue. The ring lives in the API (preallocated, no allocation per completion), so
@@ -51,6 +52,8 @@ public final class CompletionQueue extends Resource {
     private int armed; // 0 none, 1 any, 2 solicited only
     /** Threads in {@link #take} waiting on {@code lock}: {@link #push} wakes them. */
     private int takers;
+    /** The thread waiting on the sole QP's input instead of on {@code lock} ({@link #awaitInput}), or null. */
+    private InputWaiter inputWaiter;
 
     CompletionQueue(RdmaDevice device, int capacity, CompletionChannel channel, Object context) {
         super(device, "CompletionQueue");
@@ -59,6 +62,9 @@ public final class CompletionQueue extends Resource {
         this.channel = channel;
         this.context = context;
         this.ring = Completion.array(capacity);
+        if (channel != null) {
+            channel.cqCreated(this);
+        }
     }
 
     @Override
@@ -142,6 +148,15 @@ public final class CompletionQueue extends Resource {
             if (n > 0) {
                 return n;
             }
+            long before = deadline - System.nanoTime();
+            if (before > 0) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (awaitInput(before, false)) {
+                    continue; // woken by the QP's input (or a push): progress and poll again
+                }
+            }
             stopPolling(); // the provider's own threads queue what comes next; push wakes us under the lock
             synchronized (lock) {
                 long left = deadline - System.nanoTime();
@@ -165,6 +180,48 @@ public final class CompletionQueue extends Resource {
     }
 
     private static final Duration LONGEST_TAKE = Duration.ofNanos(Long.MAX_VALUE / 2);
+
+    /**
+     * One wake-up for a blocked consumer (spec-notes/engine.md, "Blocking waiters"): when this CQ serves one QP whose
+     * provider offers an {@link InputWaiter}, the calling thread waits on that QP's input itself, at most
+     * {@link InputWaiter#LONGEST_WAIT_NANOS}, one thread at a time; {@link #push} and closing wake it. True when it
+     * waited (the caller progresses and polls again); false when it cannot (the caller waits on the CQ or channel).
+     * {@code evenIfQueued}: wait although completions are queued (a channel waits for a notification, not for them).
+     */
+    boolean awaitInput(long nanos, boolean evenIfQueued) {
+        InputWaiter w = soleInputWaiter();
+        if (w == null) {
+            return false;
+        }
+        synchronized (lock) {
+            if ((count > 0 && !evenIfQueued) || isClosedFlag()) {
+                return true;
+            }
+            if (inputWaiter != null) {
+                return false;
+            }
+            inputWaiter = w;
+        }
+        try {
+            return w.await(Math.min(nanos, InputWaiter.LONGEST_WAIT_NANOS));
+        } finally {
+            synchronized (lock) {
+                if (inputWaiter == w) {
+                    inputWaiter = null;
+                }
+            }
+        }
+    }
+
+    /** The waiter of the one QP this CQ serves, when its provider offers one; else null. */
+    InputWaiter soleInputWaiter() {
+        QueuePair[] qps = progressors;
+        if (progressorCount != 1) {
+            return null;
+        }
+        QueuePair qp = qps[0];
+        return qp == null ? null : qp.spi().inputWaiter();
+    }
 
     /**
      * Lets the providers of this CQ's QPs progress on the calling thread (a software provider reads and processes
@@ -248,7 +305,9 @@ public final class CompletionQueue extends Resource {
                 armed = solicitedOnly ? 2 : 1;
             }
         }
-        stopPolling();
+        if (!channel.waitsOnInput(this)) {
+            stopPolling(); // else the channel's await waits on the QP's input itself (awaitInput)
+        }
     }
 
     /** The consumer stops polling: providers whose pollers did their threads' work give it back (a check per QP). */
@@ -314,6 +373,9 @@ public final class CompletionQueue extends Resource {
                 if (takers > 0) {
                     lock.notifyAll();
                 }
+                if (inputWaiter != null) {
+                    inputWaiter.wake();
+                }
                 if (armed == 1 || (armed == 2 && (c.solicited || !c.isOk()))) {
                     armed = 0;
                     notify = true;
@@ -338,6 +400,12 @@ public final class CompletionQueue extends Resource {
         synchronized (lock) {
             count = 0;
             lock.notifyAll(); // takers see the CQ closed
+            if (inputWaiter != null) {
+                inputWaiter.wake();
+            }
+        }
+        if (channel != null) {
+            channel.cqClosed(this);
         }
         device.cqs.decrementAndGet();
     }

@@ -38,7 +38,9 @@ public enum Counter {
     /** Times busy pollers took the stream's reads from the event loop (its auto-read off until they stop). */
     RX_POLLER_TAKEOVERS("rxPollerTakeovers"),
     /** In-place reads that met a failed stream (a reset): the QP's LLP error, reported by the event loop's close. */
-    RX_IN_PLACE_FAILURES("rxInPlaceFailures");
+    RX_IN_PLACE_FAILURES("rxInPlaceFailures"),
+    /** Waits a blocked consumer did on the stream's socket itself ({@link StreamWait}: one wake-up per message). */
+    RX_CONSUMER_WAITS("rxConsumerWaits");
 
     private final String key;
 

@@ -21,6 +21,10 @@ public final class QpInbox {
     private final Queue<SqEntry> sqIncoming;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drainAndPump;
+    /** Null, the QP's {@link StreamWait} (made at the first {@link #inputWaiter}), or {@link #WAIT_CLOSED}. */
+    private final java.util.concurrent.atomic.AtomicReference<Object> streamWait =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private static final Object WAIT_CLOSED = new Object();
 
     QpInbox(QpEngine qp, int sqDepth) {
         this.qp = qp;
@@ -105,6 +109,33 @@ public final class QpInbox {
         }
     }
 
+
+    /**
+     * How a consumer blocked on a CQ of this QP waits on its socket itself ({@link StreamWait}), or null: not on an
+     * epoll stream that receives in place, not on a virtual thread. Made at the
+     * first call (two descriptors, kept until the QP is destroyed). Any thread.
+     */
+    public io.jrnic.verbs.spi.InputWaiter inputWaiter() {
+        if (!Diagnostics.DIRECT_WAIT || StreamWait.onVirtualThread()) {
+            return null;
+        }
+        Object o = streamWait.get();
+        if (o == null && qp.rxInPlace() != null) {
+            StreamWait w = StreamWait.open(qp);
+            if (w != null && !streamWait.compareAndSet(null, w)) {
+                w.close(); // another thread made one first, or the QP was destroyed
+            }
+            o = streamWait.get();
+        }
+        return o instanceof StreamWait w ? w : null;
+    }
+
+    /** The QP is destroyed: the blocked consumer's descriptors go (now, or when it leaves). Any thread. */
+    public void closeInputWaiter() {
+        if (streamWait.getAndSet(WAIT_CLOSED) instanceof StreamWait w) {
+            w.close();
+        }
+    }
 
     /**
      * The consumer armed a CQ of this QP to block: if pollers had taken the stream's reads from the event loop

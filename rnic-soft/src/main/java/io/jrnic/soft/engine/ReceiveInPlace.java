@@ -56,6 +56,8 @@ final class ReceiveInPlace {
     private int streak;
     /** The loop does not read the socket (auto-read off): the pollers do. Written under the QP's lock. */
     private volatile boolean loopReadsOff;
+    /** A consumer blocks on the socket itself ({@link StreamWait}): the watchdog leaves the reads to it. */
+    private volatile boolean waiting;
     /** On the loop: a watchdog is scheduled. */
     private boolean watching;
 
@@ -182,6 +184,30 @@ final class ReceiveInPlace {
         lastPoll = System.nanoTime();
     }
 
+    /** Under the QP's lock: the stream's socket descriptor while it is open, else -1 (for {@link StreamWait}). */
+    int socketFd() {
+        return ch.isActive() ? ch.fd().intValue() : -1;
+    }
+
+    /**
+     * Under the QP's lock: a consumer is about to block on the socket itself ({@link StreamWait}): it reads what
+     * arrives, so the loop stops reading (as for busy pollers) and stays off while waiters keep coming.
+     */
+    void waiterArrives() {
+        lastPoll = System.nanoTime();
+        waiting = true;
+        if (!loopReadsOff) {
+            loopReadsOff = true;
+            loop.execute(stopLoopReads);
+        }
+    }
+
+    /** Any thread: the blocked consumer woke (it polls next). */
+    void waiterLeaves() {
+        lastPoll = System.nanoTime();
+        waiting = false;
+    }
+
     /** Under the QP's lock: an in-place read found data. */
     private void readInPlace() {
         if (++streak == TAKE_OVER_STREAK && !loopReadsOff) {
@@ -239,7 +265,8 @@ final class ReceiveInPlace {
             if (!loopReadsOff) {
                 return;
             }
-            if (System.nanoTime() - lastPoll >= IDLE_NANOS || !qp.receivesInPlace(this) || gate.ended()) {
+            if ((!waiting && System.nanoTime() - lastPoll >= IDLE_NANOS) || !qp.receivesInPlace(this)
+                    || gate.ended()) {
                 resume();
             } else {
                 watching = true;

@@ -42,6 +42,14 @@ public interface QpSpi {
     default void pollingStops() {
     }
 
+    /**
+     * How a consumer thread blocked on a CQ of this QP may wait on the QP's input itself ({@link InputWaiter}), or
+     * null (the default): the API then waits on the CQ. Any thread; must not block.
+     */
+    default InputWaiter inputWaiter() {
+        return null;
+    }
+
     /** A snapshot of the QP's counters (any thread; must not block the data path). */
     default Stats stats() {
         return Stats.EMPTY;
