@@ -16,41 +16,39 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * The device's TCP side: one event loop group (Epoll when available, NIO otherwise) running every
- * stream of the device; active connects (Bootstrap) and listeners (ServerBootstrap).
+ * stream of the device; active connects (Bootstrap) and listeners (ServerBootstrap). The groups are jrnic's
+ * ({@link LoopGroup}) and connects do not use Netty's resolver group: nothing is left for Netty's
+ * GlobalEventExecutor to do when the loops end, so no thread outlives {@link #close()}.
  */
 public final class SoftTransport implements AutoCloseable {
     /** Per-stream outbound limit: above the high mark the Transmitter waits (backpressure). */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
-    private final EventLoopGroup group;
+    private final LoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
     private final Class<? extends ServerSocketChannel> serverClass;
-    private EventLoopGroup foreignGroup; // NIO loop for handed-over java.nio sockets on an epoll device
+    private LoopGroup foreignGroup; // NIO loop for handed-over java.nio sockets on an epoll device
+    private boolean closed; // guarded by this: no foreign group is made after close
 
     public SoftTransport(int threads, boolean preferEpoll) {
-        DefaultThreadFactory tf = new DefaultThreadFactory("jrnic-soft", true);
         if (preferEpoll && Epoll.isAvailable()) {
-            group = new EpollEventLoopGroup(threads, tf);
+            group = LoopGroup.epoll(threads, "jrnic-soft");
             channelClass = EpollSocketChannel.class;
             serverClass = EpollServerSocketChannel.class;
         } else {
-            group = new NioEventLoopGroup(threads, tf);
+            group = LoopGroup.nio(threads, "jrnic-soft");
             channelClass = NioSocketChannel.class;
             serverClass = NioServerSocketChannel.class;
         }
@@ -67,7 +65,9 @@ public final class SoftTransport implements AutoCloseable {
 
     /**
      * Connects {@code qp} (IDLE) to {@code remote}: TCP, MPA Request, Reply, then RTS.
-     * {@code events} gets exactly one of established/rejected/failed.
+     * {@code events} gets exactly one of established/rejected/failed. An unresolved {@code remote} is resolved
+     * here, on the caller's thread (as {@code new InetSocketAddress(host, port)} does); one that stays unresolved
+     * fails the connect (UNREACHABLE).
      */
     public SoftConnection connect(InetSocketAddress remote, MpaConfig config, QpEngine qp, ConnectionEvents events) {
         return connect(remote, config, qp, events, null);
@@ -77,7 +77,10 @@ public final class SoftTransport implements AutoCloseable {
     public SoftConnection connect(InetSocketAddress remote, MpaConfig config, QpEngine qp, ConnectionEvents events,
                                   java.nio.file.Path capture) {
         SoftConnection conn = new SoftConnection(qp, events);
-        Bootstrap b = new Bootstrap().group(group).channel(channelClass)
+        // Netty's resolver group would listen to each loop's termination (notified on its GlobalEventExecutor)
+        InetSocketAddress to = remote.isUnresolved() ? new InetSocketAddress(remote.getHostString(), remote.getPort())
+                : remote;
+        Bootstrap b = new Bootstrap().group(group).channel(channelClass).disableResolver()
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeoutMillis()))
@@ -91,14 +94,15 @@ public final class SoftTransport implements AutoCloseable {
                         ch.pipeline().addLast(MpaHandshakeHandler.NAME, conn.initiatorHandler(config));
                     }
                 });
-        ChannelFuture f = b.connect(remote);
+        ChannelFuture f = b.connect(to);
         conn.channel(f.channel());
         f.addListener((ChannelFuture cf) -> {
             if (!cf.isSuccess()) {
                 Throwable c = cf.cause();
                 boolean timeout = c instanceof io.netty.channel.ConnectTimeoutException;
                 conn.failed(timeout ? CmFailure.TIMEOUT : CmFailure.UNREACHABLE,
-                        c instanceof ConnectException || timeout ? c.getMessage() : String.valueOf(c));
+                        c instanceof java.nio.channels.UnresolvedAddressException ? "unresolved address " + to
+                        : c instanceof ConnectException || timeout ? c.getMessage() : String.valueOf(c));
             }
         });
         return conn;
@@ -152,11 +156,19 @@ public final class SoftTransport implements AutoCloseable {
     /**
      * Stream hand-over of a connected {@code java.nio} socket: wrapped in a Netty NIO channel (which owns
      * it from now on) on this device's loops (NIO), or on a NIO loop of its own (epoll devices). Handed
-     * back on failure: deregistered from the loop and its blocking mode restored.
+     * back on failure: deregistered from the loop and its blocking mode restored. After {@link #close()}:
+     * IllegalStateException, the socket untouched.
      */
     public SoftConnection handOver(java.nio.channels.SocketChannel socket, ByteBuf alreadyRead, MpaConfig config,
                                    boolean initiator, boolean returnChannelOnFailure, QpEngine qp,
                                    HandOverEvents events) {
+        LoopGroup loops;
+        try {
+            loops = nioGroup();
+        } catch (IllegalStateException e) {
+            alreadyRead.release();
+            throw e;
+        }
         boolean wasBlocking = socket.isBlocking();
         NioSocketChannel ch;
         try {
@@ -169,7 +181,7 @@ public final class SoftTransport implements AutoCloseable {
         StreamHandOver h = new StreamHandOver(ch, config, initiator, returnChannelOnFailure, qp, events,
                 report -> ch.deregister().addListener(f -> ForeignSocket.restoreBlocking(socket, wasBlocking,
                         ch.eventLoop(), report)));
-        nioGroup().register(ch).addListener(f -> {
+        loops.register(ch).addListener(f -> {
             if (f.isSuccess()) {
                 h.run(alreadyRead); // on the loop: the listener may run after channelActive
             } else {
@@ -181,26 +193,31 @@ public final class SoftTransport implements AutoCloseable {
         return h.connection();
     }
 
-    private synchronized EventLoopGroup nioGroup() {
+    private synchronized LoopGroup nioGroup() {
+        if (closed) {
+            throw new IllegalStateException("device closed");
+        }
         if (channelClass == NioSocketChannel.class) {
             return group;
         }
         if (foreignGroup == null) {
-            foreignGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("jrnic-soft-nio", true));
+            foreignGroup = LoopGroup.nio(1, "jrnic-soft-nio");
         }
         return foreignGroup;
     }
 
+    /** Ends the device's loops (queued tasks get at most 2 s) and returns once their threads have ended. */
     @Override
     public void close() {
-        EventLoopGroup f;
+        LoopGroup f;
         synchronized (this) {
+            closed = true;
             f = foreignGroup;
         }
         if (f != null) {
-            f.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            f.close();
         }
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        group.close();
     }
 
 }
