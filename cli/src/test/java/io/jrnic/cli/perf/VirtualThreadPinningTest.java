@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * {@code jdk.VirtualThreadPinned} at threshold 0, and reads it back with that JDK's {@code jfr print}: 0 events from
  * 16 pairs of virtual threads blocking in {@code CompletionQueue.take} and {@code CompletionChannel.await} around a
  * SEND ping-pong over 127.0.0.1. The same program with one wait inside a class initializer (JDK 25 still pins there,
- * as in native frames) must record events: the recording is shown to catch pinning.
+ * as in native frames) must record events: the recording is shown to catch pinning. And {@code jrnic perf}'s
+ * blocking rows on virtual threads run and verify there ({@link VtPerfRows}).
  *
  * <p>The JDK: system property {@value #PROPERTY}, else environment variable {@value #ENV}, else
  * {@value #DEFAULT_HOME}; none there fails the test ({@code .ci/run} provides one). JDK 24+ counts (JEP 491: a
@@ -51,6 +52,25 @@ class VirtualThreadPinningTest {
                 + " see pinning elsewhere either");
         assertTrue(String.join("\n", pinned).contains("VtBlockingProbe$ClassInitPin"),
                 () -> "the pinned events are not the deliberate one:\n" + String.join("\n", pinned));
+    }
+
+    @Test
+    void perfBlockingRowsOnVirtualThreadsRunAndVerifyOnJdk25() throws Exception {
+        Path jdk = jdk25();
+        Path log = Path.of("target", "vt-pinning", "perf-rows.log").toAbsolutePath();
+        Files.createDirectories(log.getParent());
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process p = new ProcessBuilder(jdk.resolve("bin/java").toString(), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp", cp, VtPerfRows.class.getName(), "20").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(CHILD_SECONDS, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            fail("the perf rows did not end within " + CHILD_SECONDS + " s; log " + log + ":\n" + tail(log));
+        }
+        String out = Files.readString(log);
+        assertEquals(0, p.exitValue(), () -> "log " + log + ":\n" + out);
+        // both rows measured on both sides (RDMA and TCP iterations), data verified
+        assertTrue(out.matches("(?s).*\nlat-block-vt,read,64,20,.*,20,.*,ok,.*"), out);
+        assertTrue(out.matches("(?s).*\nlat-block-vt,send,64,20,.*,20,.*,ok,.*"), out);
     }
 
     /** The JDK 25 home, or a failure saying where it was looked for. */
