@@ -118,10 +118,21 @@ public final class VtBlockingProbe {
                 return "vt-probe FAILED: " + bad;
             }
             return "vt-probe ok: " + ok + " virtual threads (" + virtualWaiters.get() + " checked virtual), "
-                    + pairs * (long) iterations + " round trips of " + SIZE + " B";
+                    + pairs * (long) iterations + " round trips of " + SIZE + " B; " + directMemory();
         } finally {
             vts.shutdownNow();
         }
+    }
+
+    /** JDK direct buffers now (the soft provider's in-place reads keep one buffer per polling thread). */
+    static String directMemory() {
+        for (java.lang.management.BufferPoolMXBean b
+                : java.lang.management.ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)) {
+            if (b.getName().equals("direct")) {
+                return "JDK direct buffers: " + b.getCount() + ", " + (b.getTotalCapacity() >> 10) + " KiB";
+            }
+        }
+        return "JDK direct buffers: unknown";
     }
 
     /**
