@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * <p>The JDK: system property {@value #PROPERTY}, else environment variable {@value #ENV}, else
  * {@value #DEFAULT_HOME}; none there fails the test ({@code .ci/run} provides one). JDK 24+ counts (JEP 491: a
  * monitor no longer pins); JDK 21-23 pins on {@code synchronized}/{@code Object.wait}, which no blocking path of
- * the verbs API uses (CompletionQueue.take waits on a {@code Condition}), but this test cannot show it there.
+ * the verbs API uses (CompletionQueue.take waits on a {@code Condition}), but this test cannot show it there. Nor
+ * does the recording see a virtual thread blocked inside a native call (it holds its carrier without parking).
  */
 class VirtualThreadPinningTest {
     static final String PROPERTY = "jrnic.jdk25";
