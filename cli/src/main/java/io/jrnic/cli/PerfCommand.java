@@ -44,7 +44,11 @@ public final class PerfCommand implements Callable<Integer> {
             + " bandwidth rows write on a blocking channel, batching whole messages into writes of up to 64 KiB (one"
             + " message per write from 64 KiB up); latency rows ping-pong one message, busy-polling rows on non-blocking"
             + " channels spinning on both sides, blocking rows on blocking channels (as RDMA waits on its completion"
-            + " channel). --memory direct: payload segments of 4096 B and more, markers off, go to the socket without a"
+            + " channel; the virtual-thread rows (JDK 21+) block on virtual threads on both sides, RDMA and TCP alike)."
+            + " Bandwidth rows come in two shapes: per message (post msg: one WR per post call, each signaled) and batched"
+            + " (post N/M: lists of --post-list N WRs per post call, one signaled completion per --cq-mod M WRs, and the last"
+            + " of a list after which no whole list fits the window or the SEND credits), both against the same TCP stream."
+            + " --memory direct: payload segments of 4096 B and more, markers off, go to the socket without a"
             + " copy; heap: every payload is copied. Warm-up: every RDMA test and TCP baseline first runs a quarter of its"
             + " iterations, repeated for at least 1 s (at most 64 rounds), the whole plan again until 4 s passed, and once"
             + " more just before each measured run. Every RDMA test verifies the bytes it moved.";
@@ -69,8 +73,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--test", defaultValue = "all", description = "write, read, send or all (default)")
     Which test;
 
-    @Option(names = "--mode", defaultValue = "all", description = "bw (bandwidth and message rate), lat (latency, busy-polling"
-            + " and blocking rows), or all (default)")
+    @Option(names = "--mode", defaultValue = "all", description = "bw (bandwidth and message rate, per message and batched),"
+            + " lat (latency: busy-polling, blocking, and blocking on virtual threads, which needs JDK 21+), or all (default)")
     Mode mode;
 
     @Option(names = "--size", split = ",", paramLabel = "N",
@@ -83,6 +87,16 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--window", paramLabel = "N", defaultValue = "64", description = "outstanding work requests in bw tests (READ: at most 128, the ORD)")
     int window;
+
+    @Option(names = "--post-list", paramLabel = "N", defaultValue = "16",
+            description = "batched bw rows: work requests per post call (as ib_write_bw --post_list; 1..--window, default 16);"
+                    + " the per-message rows post one at a time")
+    int postList;
+
+    @Option(names = "--cq-mod", paramLabel = "M", defaultValue = "16",
+            description = "batched bw rows: one signaled completion per M work requests (as ib_write_bw --cq-mod;"
+                    + " 1..--window, default 16); the per-message rows signal every one")
+    int cqMod;
 
     @Option(names = "--crc", description = "request MPA CRC (the default)")
     boolean crcOn;
@@ -283,12 +297,20 @@ public final class PerfCommand implements Callable<Integer> {
     PerfConfig config() {
         Set<Op> ops = test == Which.all ? EnumSet.allOf(Op.class) : EnumSet.of(Op.valueOf(test.name().toUpperCase()));
         Set<Kind> kinds = switch (mode) {
-            case bw -> EnumSet.of(Kind.BW);
-            case lat -> EnumSet.of(Kind.LAT, Kind.LAT_BLOCK);
+            case bw -> EnumSet.of(Kind.BW, Kind.BW_MSG);
+            case lat -> EnumSet.of(Kind.LAT, Kind.LAT_BLOCK, Kind.LAT_BLOCK_VT);
             case all -> EnumSet.allOf(Kind.class);
         };
+        // the defaults (16) shrink with a smaller window; a value given must fit it
+        var parsed = spec == null ? null : spec.commandLine().getParseResult();
+        for (String o : List.of("--post-list", "--cq-mod")) {
+            int v = o.equals("--post-list") ? postList : cqMod;
+            if (v < 1 || (parsed != null && parsed.hasMatchedOption(o) && v > window)) {
+                throw new IllegalArgumentException(o + " must be 1..--window (" + window + "): " + v);
+            }
+        }
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
-                mpaRev, maxSeconds, !noTcp).withReps(reps).withMemory(memory.kind())
+                mpaRev, maxSeconds, !noTcp).withReps(reps).withMemory(memory.kind()).withPosting(postList, cqMod)
                 .withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
@@ -296,6 +318,8 @@ public final class PerfCommand implements Callable<Integer> {
     static String banner(PerfConfig c, String where, int busyThreads) {
         return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP, " + where + "; " + c.memory().label() + " memory (--memory)"
                 + ", window " + c.window() + " (READ: at most " + PerfConfig.READ_DEPTH + ")"
+                + "; batched bw: lists of " + Math.min(c.postList(), c.window()) + ", 1 signaled per "
+                + Math.min(c.cqMod(), c.window()) + " (--post-list, --cq-mod)"
                 + (busyThreads > 0 ? "; --busy: " + busyThreads + " CPU-bound threads (one per core) ran throughout" : "")
                 + System.lineSeparator() + "MPA rev " + c.mpaRevision() + ", CRC " + (c.crc() ? "on" : "off")
                 + ", markers " + (c.markers() ? "on" : "off") + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu()))

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.cli.perf.Table;
+import io.jrnic.cli.perf.VirtualThreads;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -18,12 +19,17 @@ class PerfCommandTest {
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> lines = r.outLines();
         assertEquals(Table.CSV_HEADER, lines.get(0));
-        assertEquals(9, lines.size(), r.out());
-        for (String l : lines.subList(1, 9)) {
-            assertTrue(l.contains(",ok,"), l);
+        assertEquals(14, lines.size(), r.out());
+        List<String> rows = lines.subList(1, 14);
+        assertEquals(List.of("bw-msg", "bw", "bw-msg", "bw", "bw-msg", "bw", "lat", "lat", "lat", "lat-block", "lat-block",
+                        "lat-block-vt", "lat-block-vt"), rows.stream().map(l -> l.split(",")[0]).toList());
+        for (String l : rows) {
+            // the virtual-thread rows run on JDK 21+ and say why not before
+            boolean vt = l.startsWith("lat-block-vt,");
+            assertTrue(l.contains(!vt || VirtualThreads.available() ? ",ok," : ",skipped,needs JDK 21+"), l);
         }
-        assertEquals(List.of("bw", "bw", "bw", "lat", "lat", "lat", "lat-block", "lat-block"),
-                lines.subList(1, 9).stream().map(l -> l.split(",")[0]).toList());
+        // batched rows: the window (8) caps the default list and signal interval (16); per-message rows: 1 and 1
+        assertTrue(rows.get(0).endsWith(",1,1") && rows.get(1).endsWith(",8,8"), rows.get(0) + "\n" + rows.get(1));
     }
 
     @Test
@@ -32,7 +38,8 @@ class PerfCommandTest {
         assertEquals(0, r.exit(), r.err() + r.out());
         assertTrue(r.out().contains("MB = 10^6 bytes"), r.out());
         assertTrue(r.out().contains("CRC off"), r.out());
-        assertTrue(r.out().contains("all 1 tests passed (data verified)"), r.out());
+        // --mode bw: the per-message and the batched row
+        assertTrue(r.out().contains("all 2 tests passed (data verified)"), r.out());
         assertTrue(r.out().contains("; direct memory (--memory)"), r.out());
         List<String> header = r.out().lines().takeWhile(l -> !l.isBlank()).toList();
         assertTrue(header.size() <= 3 && header.get(0).startsWith("jrnic perf: ") && header.get(header.size() - 1).contains("ratio = "),
@@ -52,7 +59,7 @@ class PerfCommandTest {
                 "--memory", "heap", "--reps", "1");
         assertEquals(0, r.exit(), r.err() + r.out());
         assertTrue(r.out().contains("; heap memory (--memory)"), r.out());
-        assertTrue(r.out().contains("all 1 tests passed (data verified)"), r.out());
+        assertTrue(r.out().contains("all 2 tests passed (data verified)"), r.out());
         assertEquals(2, CliRun.of("perf", "--memory", "offheap").exit());
     }
 
@@ -62,25 +69,27 @@ class PerfCommandTest {
                 "--reps", "3", "--format", "csv");
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> lines = r.outLines();
-        assertEquals(3, lines.size(), r.out());
+        assertEquals(4, lines.size(), r.out());
         String[] header = Table.CSV_HEADER.split(",");
         int reps = List.of(header).indexOf("reps");
-        for (String l : lines.subList(1, 3)) {
+        for (String l : lines.subList(1, 4)) {
             String[] f = l.split(",", -1);
             assertEquals("3", f[reps], l);
             double min = Double.parseDouble(f[reps + 1]);
             double max = Double.parseDouble(f[reps + 2]);
             assertTrue(min <= max, l);
         }
-        assertEquals(6, r.err().lines().filter(x -> x.startsWith("running write")).count(), r.err());
-        assertEquals(6, r.err().lines().filter(x -> x.startsWith("running tcp")).count(), r.err());
+        assertEquals(9, r.err().lines().filter(x -> x.startsWith("running write")).count(), r.err());
+        assertEquals(9, r.err().lines().filter(x -> x.startsWith("running tcp")).count(), r.err());
         CliRun text = CliRun.of("perf", "--test", "send", "--mode", "lat", "--size", "64", "--iterations", "20",
                 "--reps", "2");
         assertEquals(0, text.exit(), text.err() + text.out());
         assertTrue(text.out().contains("alternates 2 RDMA and 2 TCP runs"), text.out());
-        // --mode lat: a busy-polling and a blocking row, each in its own section
-        assertTrue(text.out().contains("Latency, busy-polling  (") && text.out().contains("Latency, blocking  ("), text.out());
-        assertTrue(text.out().contains("all 2 tests passed (data verified)"), text.out());
+        // --mode lat: a busy-polling, a blocking and a virtual-thread blocking row, each in its own section
+        assertTrue(text.out().contains("Latency, busy-polling  (") && text.out().contains("Latency, blocking  (")
+                && text.out().contains("Latency, blocking on virtual threads  ("), text.out());
+        assertTrue(text.out().contains(VirtualThreads.available() ? "all 3 tests passed (data verified)\n"
+                : "all 2 tests passed (data verified); 1 not run\n"), text.out());
     }
 
     @Test
@@ -99,5 +108,28 @@ class PerfCommandTest {
         assertEquals(2, CliRun.of("perf", "--size", "0").exit());
         assertEquals(2, CliRun.of("perf", "--mpa-rev", "3").exit());
         assertEquals(2, CliRun.of("perf", "--server", "--connect", "x").exit());
+        CliRun list = CliRun.of("perf", "--post-list", "65");
+        assertEquals(2, list.exit());
+        assertTrue(list.err().contains("--post-list must be 1..--window (64): 65"), list.err());
+        assertEquals(2, CliRun.of("perf", "--cq-mod", "0").exit());
+        assertEquals(2, CliRun.of("perf", "--window", "8", "--cq-mod", "9").exit());
+    }
+
+    @Test
+    void batchedPostingOptionsReachTheRowsAndTheHeader() {
+        CliRun r = CliRun.of("perf", "--mode", "bw", "--size", "64,3000", "--iterations", "45", "--window", "16",
+                "--post-list", "5", "--cq-mod", "7", "--reps", "1");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        assertTrue(r.out().contains("batched bw: lists of 5, 1 signaled per 7 (--post-list, --cq-mod)"), r.out());
+        // every op and size: a per-message row next to a batched one, 45 messages each, verified
+        for (String op : List.of("write", "read", "send")) {
+            for (String size : List.of("64", "3000")) {
+                assertTrue(r.out().matches("(?s).*\n" + op + "\\s+msg\\s+" + size + "\\s+45\\s.*\\|\\s+[0-9.]+  ok\n" + op
+                        + "\\s+5/7\\s+" + size + "\\s+45\\s.*"), op + " " + size + ":\n" + r.out());
+            }
+        }
+        assertTrue(r.out().contains("all 12 tests passed (data verified)"), r.out());
+        CliRun help = CliRun.of("perf", "--help");
+        assertTrue(help.out().contains("--post-list") && help.out().contains("--cq-mod"), help.out());
     }
 }

@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import io.jrnic.verbs.spi.InputWaiter;
 
@@ -50,10 +52,19 @@ public final class CompletionQueue extends Resource {
     private int count;
     private boolean overflowed;
     private int armed; // 0 none, 1 any, 2 solicited only
-    /** Threads in {@link #take} waiting on {@code lock}: {@link #push} wakes them. */
+    /** Threads in {@link #take} waiting on {@code queued} (guarded by {@code lock}): {@link #push} wakes them. */
     private int takers;
     /** The thread waiting on the sole QP's input instead of on {@code lock} ({@link #awaitInput}), or null. */
     private InputWaiter inputWaiter;
+    /**
+     * What {@link #take} waits on: a {@link Condition}, not {@code lock.wait}, so that a virtual thread waiting here
+     * unmounts from its carrier on JDK 21-23 too (there {@code Object.wait} pins it; JDK 24+ unmounts either way,
+     * JEP 491). A taker holds {@code takeLock} from its empty check (under {@code lock}, counting itself in
+     * {@code takers}) into {@code awaitNanos}; a push that saw takers signals under {@code takeLock}, so it signals
+     * either before the check (which then sees the completion) or into the wait: no wake-up is lost.
+     */
+    private final ReentrantLock takeLock = new ReentrantLock();
+    private final Condition queued = takeLock.newCondition();
 
     CompletionQueue(RdmaDevice device, int capacity, CompletionChannel channel, Object context) {
         super(device, "CompletionQueue");
@@ -157,25 +168,43 @@ public final class CompletionQueue extends Resource {
                     continue; // woken by the QP's input (or a push): progress and poll again
                 }
             }
-            stopPolling(); // the provider's own threads queue what comes next; push wakes us under the lock
-            synchronized (lock) {
-                long left = deadline - System.nanoTime();
-                if (count > 0) {
-                    continue;
+            stopPolling(); // the provider's own threads queue what comes next; push wakes us (see queued)
+            takeLock.lockInterruptibly();
+            try {
+                long left;
+                synchronized (lock) {
+                    left = deadline - System.nanoTime();
+                    if (count > 0) {
+                        continue;
+                    }
+                    if (isClosedFlag()) {
+                        throw new ResourceClosedException("CompletionQueue");
+                    }
+                    if (left <= 0) {
+                        return 0;
+                    }
+                    takers++;
                 }
-                if (isClosedFlag()) {
-                    throw new ResourceClosedException("CompletionQueue");
-                }
-                if (left <= 0) {
-                    return 0;
-                }
-                takers++;
                 try {
-                    TimeUnit.NANOSECONDS.timedWait(lock, left);
+                    queued.awaitNanos(left);
                 } finally {
-                    takers--;
+                    synchronized (lock) {
+                        takers--;
+                    }
                 }
+            } finally {
+                takeLock.unlock();
             }
+        }
+    }
+
+    /** Wakes the threads in {@link #take} (after {@code push} or {@code release} saw takers under {@code lock}). */
+    private void wakeTakers() {
+        takeLock.lock();
+        try {
+            queued.signalAll();
+        } finally {
+            takeLock.unlock();
         }
     }
 
@@ -357,6 +386,7 @@ public final class CompletionQueue extends Resource {
     /** Appends a completion (provider path). False when it was lost to overflow or the CQ is closed. */
     boolean push(Completion c) {
         boolean notify = false;
+        boolean wake = false;
         boolean dropped = false;
         boolean overflowNow = false;
         synchronized (lock) {
@@ -370,9 +400,7 @@ public final class CompletionQueue extends Resource {
             } else {
                 ring[(head + count) % capacity].copyFrom(c);
                 count++;
-                if (takers > 0) {
-                    lock.notifyAll();
-                }
+                wake = takers > 0;
                 if (inputWaiter != null) {
                     inputWaiter.wake();
                 }
@@ -381,6 +409,9 @@ public final class CompletionQueue extends Resource {
                     notify = true;
                 }
             }
+        }
+        if (wake) {
+            wakeTakers();
         }
         if (overflowNow) {
             Observe.cqOverflow(capacity);
@@ -399,11 +430,11 @@ public final class CompletionQueue extends Resource {
         }
         synchronized (lock) {
             count = 0;
-            lock.notifyAll(); // takers see the CQ closed
             if (inputWaiter != null) {
                 inputWaiter.wake();
             }
         }
+        wakeTakers(); // takers see the CQ closed
         if (channel != null) {
             channel.cqClosed(this);
         }

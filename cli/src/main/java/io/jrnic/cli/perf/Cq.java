@@ -24,9 +24,9 @@ final class Cq {
 
         static Wait of(Kind k) {
             return switch (k) {
-                case BW -> BACKOFF;
+                case BW, BW_MSG -> BACKOFF;
                 case LAT -> POLL;
-                case LAT_BLOCK -> BLOCK;
+                case LAT_BLOCK, LAT_BLOCK_VT -> BLOCK;
             };
         }
     }

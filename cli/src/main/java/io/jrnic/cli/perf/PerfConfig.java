@@ -8,11 +8,12 @@ import java.util.Set;
 
 /**
  * What to run and how. Defaults: all operations, bandwidth at 64 KiB, message rate (bandwidth rows)
- * at 64 B, latency at 64 B; CRC on, no markers, MPA rev 2, automatic MULPDU; 60 s cap per loop; direct memory.
+ * at 64 B (batched: lists of 16, one signaled per 16; and per message), latency at 64 B; CRC on, no markers, MPA
+ * rev 2, automatic MULPDU; 60 s cap per loop; direct memory.
  */
 public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
                          boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline,
-                         CaptureFiles capture, int reps, MemoryKind memory) {
+                         CaptureFiles capture, int reps, MemoryKind memory, int postList, int cqMod) {
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
     /** Alternating RDMA/TCP repetitions per row by default (figures are medians over them). */
     public static final int DEFAULT_REPS = 5;
@@ -77,6 +78,12 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         if (reps < 1 || reps > 99) {
             throw new IllegalArgumentException("reps must be 1..99: " + reps);
         }
+        if (postList < 1 || postList > 512) {
+            throw new IllegalArgumentException("post list must be 1..512: " + postList);
+        }
+        if (cqMod < 1 || cqMod > 512) {
+            throw new IllegalArgumentException("CQ moderation must be 1..512: " + cqMod);
+        }
         if (maxSeconds < 1) {
             throw new IllegalArgumentException("max seconds must be >= 1: " + maxSeconds);
         }
@@ -86,7 +93,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     public PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window, boolean crc,
                       boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
         this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null, 1,
-                MemoryKind.DIRECT);
+                MemoryKind.DIRECT, PerfCase.DEFAULT_POST_LIST, PerfCase.DEFAULT_CQ_MOD);
     }
 
     /**
@@ -95,13 +102,13 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     public PerfConfig withReps(int v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, capture, v, memory);
+                tcpBaseline, capture, v, memory, postList, cqMod);
     }
 
     /** Captures every client connection (see {@link CaptureFiles}); null: none. */
     public PerfConfig withCapture(CaptureFiles v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, v, reps, memory);
+                tcpBaseline, v, reps, memory, postList, cqMod);
     }
 
     public static PerfConfig defaults() {
@@ -112,44 +119,70 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     /** Every buffer is direct memory or a heap array (see {@link MemoryKind}); the default is direct. */
     public PerfConfig withMemory(MemoryKind v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline,
-                capture, reps, v);
-    }
-
-    public PerfConfig withOps(Set<Op> v) {
-        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
-    }
-
-    public PerfConfig withKinds(Set<Kind> v) {
-        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
-    }
-
-    public PerfConfig withSizes(List<Integer> v) {
-        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
-    }
-
-    public PerfConfig withIterations(long v) {
-        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory);
-    }
-
-    public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps, memory);
-    }
-
-    public PerfConfig withMaxSeconds(long v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps, memory);
-    }
-
-    public PerfConfig withTcpBaseline(boolean v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory);
+                capture, reps, v, postList, cqMod);
     }
 
     /**
-     * The rows to run, in table order: bandwidth rows (per op, per size), busy-polling latency rows, then blocking
-     * latency rows (READ and SEND: WRITE latency polls memory and has no blocking form).
+     * The batched bandwidth rows ({@link Kind#BW}) post lists of {@code list} work requests per post call and signal
+     * one completion per {@code mod} (ib_write_bw's {@code --post_list} and {@code --cq-mod}); the rows take at most
+     * the window of each ({@link #plan()}).
+     */
+    public PerfConfig withPosting(int list, int mod) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline,
+                capture, reps, memory, list, mod);
+    }
+
+    public PerfConfig withOps(Set<Op> v) {
+        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+    }
+
+    public PerfConfig withKinds(Set<Kind> v) {
+        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+    }
+
+    public PerfConfig withSizes(List<Integer> v) {
+        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+    }
+
+    public PerfConfig withIterations(long v) {
+        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+    }
+
+    public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+    }
+
+    public PerfConfig withMaxSeconds(long v) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps, memory, postList, cqMod);
+    }
+
+    public PerfConfig withTcpBaseline(boolean v) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory, postList, cqMod);
+    }
+
+    /**
+     * The rows to run, in table order: bandwidth rows (per op, per size: per-message, then batched; per-message rows
+     * at {@link #DEFAULT_SMALL_SIZE} unless sizes are given, as message rate is their point), busy-polling latency
+     * rows, then blocking latency rows on platform threads and on virtual threads (READ and SEND: WRITE latency polls
+     * memory and has no blocking form). Batched rows post at most a window's worth per list and per signal.
      */
     public List<PerfCase> plan() {
         List<PerfCase> out = new ArrayList<>();
-        for (Kind k : Kind.values()) {
+        for (Op op : Op.values()) {
+            if (!ops.contains(op)) {
+                continue;
+            }
+            for (int s : !sizes.isEmpty() ? sizes : List.of(DEFAULT_BW_SIZE, DEFAULT_SMALL_SIZE)) {
+                if (kinds.contains(Kind.BW_MSG) && (!sizes.isEmpty() || s == DEFAULT_SMALL_SIZE)) {
+                    out.add(new PerfCase(op, Kind.BW_MSG, s, iterations(Kind.BW_MSG, s)));
+                }
+                if (kinds.contains(Kind.BW)) {
+                    out.add(new PerfCase(op, Kind.BW, s, iterations(Kind.BW, s), Math.min(postList, window),
+                            Math.min(cqMod, window)));
+                }
+            }
+        }
+        for (Kind k : List.of(Kind.LAT, Kind.LAT_BLOCK, Kind.LAT_BLOCK_VT)) {
             if (!kinds.contains(k)) {
                 continue;
             }
@@ -157,14 +190,16 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
                 if (!ops.contains(op) || !k.has(op)) {
                     continue;
                 }
-                List<Integer> sz = !sizes.isEmpty() ? sizes
-                        : k == Kind.BW ? List.of(DEFAULT_BW_SIZE, DEFAULT_SMALL_SIZE) : List.of(DEFAULT_SMALL_SIZE);
-                for (int s : sz) {
-                    out.add(new PerfCase(op, k, s, iterations > 0 ? iterations : defaultIterations(k, s)));
+                for (int s : !sizes.isEmpty() ? sizes : List.of(DEFAULT_SMALL_SIZE)) {
+                    out.add(new PerfCase(op, k, s, iterations(k, s)));
                 }
             }
         }
         return out;
+    }
+
+    private long iterations(Kind k, int size) {
+        return iterations > 0 ? iterations : defaultIterations(k, size);
     }
 
     /** Default count: bandwidth rows move about 1 GiB (16000 x 64 KiB) or 100000 messages; latency 2000 round trips. */
@@ -177,7 +212,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
 
     /** The discarded warm-up run before {@code c} (RDMA and TCP alike): a quarter of its iterations, at least 1. */
     public static PerfCase warmUp(PerfCase c) {
-        return new PerfCase(c.op(), c.kind(), c.size(), Math.max(1, c.iterations() / WARM_UP_DIVISOR));
+        return c.withIterations(Math.max(1, c.iterations() / WARM_UP_DIVISOR));
     }
 
     /** Receive slots the server posts for SEND bandwidth (also the client's initial credit). */

@@ -49,6 +49,9 @@ public final class PerfRunner {
                     && System.nanoTime() - warmStart < PerfConfig.WARM_UP_TOTAL_NANOS); pass++) {
                 tcpWarmed.clear();
                 for (PerfCase c : plan) {
+                    if (c.kind().virtualThreads() && !VirtualThreads.available()) {
+                        continue; // its row says why (row below)
+                    }
                     PerfCase w = PerfConfig.warmUp(c);
                     say(progress, "warming up " + c.name() + " " + c.size() + " B x " + w.iterations());
                     String f = warmRdma(rp, w, PerfConfig.WARM_UP_MAX_ROUNDS);
@@ -72,6 +75,9 @@ public final class PerfRunner {
 
     private static Result row(PerfConfig cfg, RdmaPerf rp, PerfCase c, String warmFailure, InetSocketAddress baseline,
                               PrintWriter progress) {
+        if (c.kind().virtualThreads() && !VirtualThreads.available()) {
+            return Result.skipped(c, VirtualThreads.NEEDS);
+        }
         PerfCase w = PerfConfig.warmUp(c);
         List<BwFigure> rdmaBw = new ArrayList<>();
         List<LatFigure> rdmaLat = new ArrayList<>();
@@ -91,7 +97,7 @@ public final class PerfRunner {
                 break;
             }
             note = o.note() != null ? o.note() : note;
-            if (c.kind() == Kind.BW) {
+            if (c.kind().bandwidth()) {
                 rdmaBw.add(o.bw());
             } else {
                 rdmaLat.add(o.lat());
@@ -113,7 +119,7 @@ public final class PerfRunner {
             }
         }
         failure = failure != null ? failure : warmFailure;
-        return c.kind() == Kind.BW ? Result.bwRuns(c, rdmaBw, tcpBw, failure, note)
+        return c.kind().bandwidth() ? Result.bwRuns(c, rdmaBw, tcpBw, failure, note)
                 : Result.latRuns(c, rdmaLat, tcpLat, failure, note);
     }
 
@@ -147,20 +153,37 @@ public final class PerfRunner {
     }
 
     /**
-     * The raw-TCP figure for a case: a stream for BW, a busy-polling ping-pong for LAT, a blocking one for LAT_BLOCK
-     * (scaled like the RDMA row).
+     * The raw-TCP figure for a case: a stream for BW and BW_MSG, a busy-polling ping-pong for LAT, a blocking one
+     * for LAT_BLOCK, a blocking one between virtual threads for LAT_BLOCK_VT (scaled like the RDMA row).
      */
     static Object baseline(PerfCase c, InetSocketAddress addr, long maxNanos) throws IOException {
-        if (c.kind() == Kind.BW) {
+        if (c.kind().bandwidth()) {
             return TcpPerf.bandwidth(addr, c.size(), c.iterations(), maxNanos);
         }
-        TcpPerf.Run r = c.kind() == Kind.LAT ? TcpPerf.busyPingPong(addr, c.size(), c.iterations(), maxNanos)
-                : TcpPerf.pingPong(addr, c.size(), c.iterations(), maxNanos);
+        TcpPerf.Run r = switch (c.kind()) {
+            case LAT -> TcpPerf.busyPingPong(addr, c.size(), c.iterations(), maxNanos);
+            case LAT_BLOCK_VT -> onVirtualThread(() -> TcpPerf.pingPong(addr, c.size(), c.iterations(), maxNanos,
+                    TcpPerf.VIRTUAL_ECHO));
+            default -> TcpPerf.pingPong(addr, c.size(), c.iterations(), maxNanos);
+        };
         if (r.iterations() == 0) {
             throw new IOException("no TCP round trip within the cap");
         }
         return new TcpLat(LatFigure.of(r.samples(), (int) r.iterations(), 0.5),
                 LatFigure.of(r.samples(), (int) r.iterations(), 1.0));
+    }
+
+    private static TcpPerf.Run onVirtualThread(java.util.concurrent.Callable<TcpPerf.Run> task) throws IOException {
+        try {
+            return VirtualThreads.call(task);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
     }
 
     /** The TCP ping-pong as half (write/send convention) and whole (read convention) round trips. */

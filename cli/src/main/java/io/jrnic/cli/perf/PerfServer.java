@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The passive side of {@code jrnic perf}: an RDMA listener on the RDMA port and, on the baseline
- * port, the out-of-band control channel plus the raw-TCP sink and the blocking and busy-polling echoes. One control session runs one
+ * port, the out-of-band control channel plus the raw-TCP sink and the blocking (on a platform or a virtual
+ * thread) and busy-polling echoes. One control session runs one
  * test at a time; each test gets its own CQ, QP, memory regions and RDMA connection.
  */
 public final class PerfServer implements AutoCloseable {
@@ -115,6 +116,23 @@ public final class PerfServer implements AutoCloseable {
                     dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
                     TcpPerf.echo(ch);
                 }
+                case TcpPerf.VIRTUAL_ECHO -> {
+                    dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
+                    if (!VirtualThreads.available()) {
+                        log("a virtual-thread echo " + VirtualThreads.NEEDS);
+                        return;
+                    }
+                    try {
+                        VirtualThreads.call(() -> {
+                            TcpPerf.echo(ch);
+                            return null;
+                        });
+                    } catch (IOException | RuntimeException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        log("virtual-thread echo: " + e);
+                    }
+                }
                 case TcpPerf.BUSY_ECHO -> {
                     dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
                     TcpPerf.busyEcho(ch, config.maxNanos() * 2 + 30_000_000_000L);
@@ -149,7 +167,7 @@ public final class PerfServer implements AutoCloseable {
             try {
                 pending = t;
                 ctl.ready(true, t.initialCredits(), null);
-                String failure = t.run();
+                String failure = t.runOnItsThread();
                 long clientDone = t.endCount != null ? t.endCount : ctl.readEnd(b.maxNanos() / 1_000_000 + 30_000);
                 if (failure == null && clientDone >= 0 && t.servedIterations >= 0 && t.servedIterations < clientDone) {
                     failure = "server saw " + t.servedIterations + " of the client's " + clientDone + " iterations";
@@ -241,14 +259,17 @@ public final class PerfServer implements AutoCloseable {
             if (!test.kind().has(test.op())) {
                 throw new IllegalArgumentException("no " + test.name() + " test");
             }
+            if (test.kind().virtualThreads() && !VirtualThreads.available()) {
+                throw new IllegalArgumentException(VirtualThreads.NEEDS);
+            }
             targetBytes = PerfBuffer.allocate(config.memory(), size);
             if (test.op() == Op.READ) {
                 targetBytes.fill(0, size);
             }
             if (test.op() == Op.SEND) {
-                slotCount = test.kind() == Kind.BW ? PerfConfig.sendSlots(size, b.window(), test.iterations()) : 1;
+                slotCount = test.kind().bandwidth() ? PerfConfig.sendSlots(size, b.window(), test.iterations()) : 1;
             } else {
-                slotCount = test.op() == Op.WRITE && test.kind() == Kind.BW ? 1 : 0;
+                slotCount = test.op() == Op.WRITE && test.kind().bandwidth() ? 1 : 0;
             }
             int slotSize = test.op() == Op.SEND ? size : PerfConfig.FENCE_SIZE;
             slotBytes = PerfBuffer.allocate(config.memory(), Math.max(1, slotCount * slotSize));
@@ -266,7 +287,7 @@ public final class PerfServer implements AutoCloseable {
         }
 
         long initialCredits() {
-            return test.op() == Op.SEND && test.kind() == Kind.BW ? slotCount : 0;
+            return test.op() == Op.SEND && test.kind().bandwidth() ? slotCount : 0;
         }
 
         /** Creates the QP and posts the receives the test starts with, before the connection is accepted. */
@@ -300,6 +321,23 @@ public final class PerfServer implements AutoCloseable {
                 return e.getMessage();
             } catch (java.util.concurrent.CompletionException e) {
                 return "accept failed: " + e.getCause();
+            }
+        }
+
+        /** {@link #run()} on a virtual thread for {@link Kind#LAT_BLOCK_VT} (like for like with the client), else here. */
+        String runOnItsThread() throws IOException {
+            if (!test.kind().virtualThreads()) {
+                return run();
+            }
+            try {
+                return VirtualThreads.call(this::run);
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "server: interrupted";
+            } catch (Exception e) {
+                return "server: " + e;
             }
         }
 

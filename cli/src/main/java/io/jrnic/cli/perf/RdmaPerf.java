@@ -15,7 +15,6 @@ import io.jrnic.verbs.RemoteBuffer;
 import io.jrnic.verbs.SendWr;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,13 +25,14 @@ import java.util.concurrent.TimeoutException;
  * {@link PerfServer} (its landing buffer's descriptor in the MPA private data, the server's target
  * buffer's in the reply), runs the loop and verifies the data.
  *
- * <p>Bandwidth: a window of reusable work requests, posted in batches, one in {@code window/4}
- * signaled, completions polled in batches; SEND is flow-controlled by the receives the server says it
+ * <p>Bandwidth: a window of reusable work requests, posted as the row says ({@link Kind#BW}: lists of
+ * {@link PerfCase#postList()} per post call, one signaled per {@link PerfCase#cqMod()}; {@link Kind#BW_MSG}: one per
+ * post call, each signaled), completions polled in batches; SEND is flow-controlled by the receives the server says it
  * posted (credits on the control channel), since iWARP has no receiver-not-ready retry. Time runs from
  * the first post to the last completion. Latency ({@link LatClient}): WRITE as ib_write_lat (both sides poll the last byte
  * of their buffer), SEND as a SEND/RECV ping-pong (both half a round trip), READ one at a time (whole);
  * {@link Kind#LAT} polls memory and the CQ (never blocking), {@link Kind#LAT_BLOCK} waits on the completion
- * channel at once (SEND and READ only). Both sides wait the same way ({@link Cq.Wait}).
+ * channel at once (SEND and READ only), {@link Kind#LAT_BLOCK_VT} likewise on a virtual thread. Both sides wait the same way ({@link Cq.Wait}).
  */
 public final class RdmaPerf implements AutoCloseable {
     /** What one test produced on the RDMA side. */
@@ -81,19 +81,23 @@ public final class RdmaPerf implements AutoCloseable {
                 try {
                     t.connect();
                     Loop l = new Loop(t);
-                    if (test.kind() == Kind.BW) {
+                    if (test.kind().bandwidth()) {
                         bw = l.bandwidth();
+                    } else if (test.kind().virtualThreads()) {
+                        lat = VirtualThreads.call(l::latency);
                     } else {
                         lat = l.latency();
                     }
                     done = l.done;
                     note = l.capped ? "capped at " + config.maxSeconds() + " s" : null;
                     failure = l.verify();
-                } catch (TimeoutException | ExecutionException | RuntimeException e) {
-                    failure = "client: " + describe(e);
+                } catch (IOException e) {
+                    throw e; // the control channel: reported below, as "control: ..."
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     failure = "client: interrupted";
+                } catch (Exception e) { // TimeoutException, ExecutionException, RuntimeException (also from a virtual thread)
+                    failure = "client: " + describe(e);
                 } finally {
                     ctl.end(done, failure == null);
                 }
@@ -153,7 +157,7 @@ public final class RdmaPerf implements AutoCloseable {
             this.test = test;
             this.size = test.size();
             this.window = test.op() == Op.READ ? Math.min(config.window(), PerfConfig.READ_DEPTH) : config.window();
-            this.credits = test.op() == Op.SEND && test.kind() == Kind.BW ? credits : Long.MAX_VALUE;
+            this.credits = test.op() == Op.SEND && test.kind().bandwidth() ? credits : Long.MAX_VALUE;
             srcBytes = PerfBuffer.allocate(config.memory(), Math.max(size, PerfConfig.FENCE_SIZE));
             srcBytes.fill(0, size);
             landingBytes = PerfBuffer.allocate(config.memory(), size);
@@ -210,10 +214,17 @@ public final class RdmaPerf implements AutoCloseable {
             this.hang = Deadline.in(config.maxNanos() + 10_000_000_000L).stall(STALL_NANOS);
         }
 
+        /**
+         * The bandwidth loop in the row's posting shape: lists of {@code postList} WRs per post call (the last list
+         * shorter), one signaled per {@code cqMod} and the last of any list after which no whole list fits (window or
+         * SEND credits), so that a completion always comes to make room; per-message rows post each WR alone,
+         * signaled. At the cap it stops at a signaled WR (posting one more, signaled, if the last was not).
+         */
         BwFigure bandwidth() throws TimeoutException, IOException {
             long iters = t.test.iterations();
             int w = t.window;
-            int sig = Math.max(1, w / 4);
+            int list = Math.min(t.test.postList(), w);
+            int mod = Math.min(t.test.cqMod(), w);
             SendWr[] ring = new SendWr[w];
             for (int i = 0; i < w; i++) {
                 ring[i] = switch (t.test.op()) {
@@ -222,8 +233,12 @@ public final class RdmaPerf implements AutoCloseable {
                     case SEND -> SendWr.send().local(t.src.sge(0, size));
                 };
             }
-            SendWr[] batch = new SendWr[w];
+            SendWr[][] lists = new SendWr[list + 1][]; // one array per list length, made once: no allocation per post
+            for (int n = 2; n <= list; n++) {
+                lists[n] = new SendWr[n];
+            }
             long posted = 0;
+            long lastSignaled = -1;
             // what a timeout names: built once per idle streak (a post or a completion ends one), not per empty poll
             // (it cost ~4% of the CPU)
             String what = null;
@@ -235,21 +250,37 @@ public final class RdmaPerf implements AutoCloseable {
                     capped = true;
                 }
                 int k = 0;
-                if (posted < iters && !(capped && posted % sig == 0)) {
+                if (posted < iters && (!capped || lastSignaled < posted - 1)) {
                     if (posted >= t.credits) {
                         t.credits += ctl.pollCredits();
                     }
-                    while (posted < iters && posted - done < w && posted < t.credits && !(capped && posted % sig == 0)) {
-                        SendWr wr = ring[(int) (posted % w)];
-                        wr.id(posted).signaled(posted % sig == sig - 1 || posted == iters - 1);
-                        batch[k++] = wr;
-                        posted++;
+                    long windowRoom = w - (posted - done);
+                    long room = Math.min(Math.min(windowRoom, iters - posted), t.credits - posted);
+                    long want = capped ? 1 : Math.min(list, iters - posted);
+                    boolean creditBound = t.credits - posted < Math.min(want, windowRoom);
+                    if (room >= want || (creditBound && room > 0)) {
+                        k = (int) Math.min(want, room);
+                        long after = posted + k;
+                        boolean noWholeListNext = after < iters && (w - (after - done) < list || t.credits - after < list);
+                        SendWr[] batch = k == 1 ? null : lists[k];
+                        for (int j = 0; j < k; j++, posted++) {
+                            boolean sig = posted % mod == mod - 1 || posted == iters - 1 || capped
+                                    || (j == k - 1 && noWholeListNext);
+                            SendWr wr = ring[(int) (posted % w)];
+                            wr.id(posted).signaled(sig);
+                            if (sig) {
+                                lastSignaled = posted;
+                            }
+                            if (batch == null) {
+                                t.qp.postSend(wr);
+                            } else {
+                                batch[j] = wr;
+                            }
+                        }
+                        if (batch != null) {
+                            t.qp.postSend(batch);
+                        }
                     }
-                }
-                if (k == 1) {
-                    t.qp.postSend(batch[0]);
-                } else if (k > 1) {
-                    t.qp.postSend(Arrays.copyOf(batch, k));
                 }
                 int n = cq.poll();
                 for (int i = 0; i < n; i++) {
@@ -311,7 +342,7 @@ public final class RdmaPerf implements AutoCloseable {
                 case SEND -> t.test.kind().latency()
                         ? t.landingBytes.check("client buffer after SEND ping-pong", 0, size) : null;
                 case WRITE -> {
-                    if (t.test.kind() == Kind.BW) {
+                    if (t.test.kind().bandwidth()) {
                         yield null;
                     }
                     String bad = t.landingBytes.check("client buffer after RDMA WRITE ping-pong", 0, size - 1);

@@ -39,6 +39,16 @@ public record Result(PerfCase test, BwFigure rdmaBw, LatFigure rdmaLat, BwFigure
         return new Result(t, null, rdma, null, tcp, failure, note, 1, null, null);
     }
 
+    /** A row not run, and why (e.g. virtual threads on a JDK without them): neither passed nor failed. */
+    public static Result skipped(PerfCase t, String why) {
+        return new Result(t, null, null, null, null, null, why, 0, null, null);
+    }
+
+    /** Whether the row was not run ({@link #skipped}). */
+    public boolean isSkipped() {
+        return failure == null && reps == 0 && rdmaBw == null && rdmaLat == null;
+    }
+
     /** A bandwidth row from k runs of each side: medians by MB/s. */
     public static Result bwRuns(PerfCase t, List<BwFigure> rdma, List<BwFigure> tcp, String failure, String note) {
         ToDoubleFunction<BwFigure> m = BwFigure::megabytesPerSecond;
@@ -72,7 +82,7 @@ public record Result(PerfCase test, BwFigure rdmaBw, LatFigure rdmaLat, BwFigure
      * ratio for LAT rows; NaN if either side is missing.
      */
     public double ratio() {
-        if (test.kind() == Kind.BW) {
+        if (test.kind().bandwidth()) {
             return rdmaBw == null || tcpBw == null || tcpBw.megabytesPerSecond() == 0 ? Double.NaN
                     : rdmaBw.megabytesPerSecond() / tcpBw.megabytesPerSecond();
         }

@@ -25,8 +25,8 @@ final class ServerPart {
     String run() throws IOException {
         try {
             return switch (t.test.op()) {
-                case WRITE -> t.test.kind() == Kind.BW ? writeBw() : writeLat();
-                case SEND -> t.test.kind() == Kind.BW ? sendBw() : sendLat();
+                case WRITE -> t.test.kind().bandwidth() ? writeBw() : writeLat();
+                case SEND -> t.test.kind().bandwidth() ? sendBw() : sendLat();
                 case READ -> t.targetBytes.check("server buffer after READs", 0, size);
             };
         } catch (TimeoutException e) {

@@ -47,7 +47,8 @@ public final class Sweep {
                                    Path dir, PrintWriter progress) throws IOException {
         List<Result> all = new ArrayList<>();
         for (Kind k : Kind.values()) {
-            if (!base.kinds().contains(k) || k == Kind.LAT_BLOCK) { // time budget: latency is swept busy-polling only
+            // time budget: latency is swept busy-polling only, bandwidth batched only
+            if (!base.kinds().contains(k) || k.blocking() || k == Kind.BW_MSG) {
                 continue;
             }
             for (int size : sizes) {

@@ -8,7 +8,7 @@ import java.util.Locale;
 public final class Table {
     public static final String CSV_HEADER = "kind,test,bytes,iterations,bw_mb_s,msg_rate_mpps,t_min_us,t_p50_us,t_p99_us,t_max_us,"
             + "tcp_iterations,tcp_bw_mb_s,tcp_msg_rate_mpps,tcp_t_min_us,tcp_t_p50_us,tcp_t_p99_us,tcp_t_max_us,ratio,result,detail,"
-            + "reps,rdma_min,rdma_max,tcp_min,tcp_max,t_p999_us,tcp_t_p999_us";
+            + "reps,rdma_min,rdma_max,tcp_min,tcp_max,t_p999_us,tcp_t_p999_us,post_list,cq_mod";
 
     private Table() {
     }
@@ -17,17 +17,18 @@ public final class Table {
         if (banner != null) {
             out.println(banner);
         }
-        List<Result> bw = results.stream().filter(r -> r.test().kind() == Kind.BW).toList();
+        List<Result> bw = results.stream().filter(r -> r.test().kind().bandwidth()).toList();
         if (!bw.isEmpty()) {
             out.println();
             out.println("Bandwidth / message rate  (MB = 10^6 bytes, Mpps = 10^6 messages/s; figures: the median run of each"
-                    + " side; range: min-max MB/s over the runs; ratio = median RDMA MB/s / median TCP MB/s)");
-            out.println(String.format(Locale.ROOT, "%-6s %8s %9s %10s %8s %15s | %9s %10s %8s %15s | %6s  %s",
-                    "test", "bytes", "iters", "BW MB/s", "Mpps", "range", "TCP iters", "TCP MB/s", "TCP Mpps", "TCP range",
+                    + " side; range: min-max MB/s over the runs; ratio = median RDMA MB/s / median TCP MB/s; post: WRs per"
+                    + " post call / one signaled completion per this many WRs, msg = 1/1: per message, each signaled)");
+            out.println(String.format(Locale.ROOT, "%-6s %7s %8s %9s %10s %8s %15s | %9s %10s %8s %15s | %6s  %s",
+                    "test", "post", "bytes", "iters", "BW MB/s", "Mpps", "range", "TCP iters", "TCP MB/s", "TCP Mpps", "TCP range",
                     "ratio", "result"));
             for (Result r : bw) {
-                out.println(String.format(Locale.ROOT, "%-6s %8d %9s %10s %8s %15s | %9s %10s %8s %15s | %6s  %s",
-                        r.test().op().label(), r.test().size(),
+                out.println(String.format(Locale.ROOT, "%-6s %7s %8d %9s %10s %8s %15s | %9s %10s %8s %15s | %6s  %s",
+                        r.test().op().label(), posting(r.test()), r.test().size(),
                         r.rdmaBw() == null ? "-" : Long.toString(r.rdmaBw().iterations()),
                         r.rdmaBw() == null ? "-" : f2(r.rdmaBw().megabytesPerSecond()),
                         r.rdmaBw() == null ? "-" : f4(r.rdmaBw().megaMessagesPerSecond()),
@@ -46,10 +47,15 @@ public final class Table {
         latency(out, results, Kind.LAT_BLOCK, "Latency, blocking  (microseconds; both sides block, no spinning: RDMA send and"
                 + " read arm the CQ, re-check it and wait on the completion channel; TCP: blocking SocketChannels on both"
                 + " sides; no write row: RDMA WRITE latency polls memory.");
+        latency(out, results, Kind.LAT_BLOCK_VT, "Latency, blocking on virtual threads  (microseconds; as the blocking"
+                + " rows, every waiting thread a virtual thread: the RDMA client and server, the TCP client and echo;"
+                + " JDK 21+.");
         long failed = results.stream().filter(r -> !r.ok()).count();
+        long skipped = results.stream().filter(Result::isSkipped).count();
+        long ran = results.size() - skipped;
         out.println();
-        out.println(failed == 0 ? "all " + results.size() + " tests passed (data verified)"
-                : failed + " of " + results.size() + " tests FAILED");
+        out.println((failed == 0 ? "all " + ran + " tests passed (data verified)" : failed + " of " + ran + " tests FAILED")
+                + (skipped == 0 ? "" : "; " + skipped + " not run"));
         out.flush();
     }
 
@@ -101,15 +107,24 @@ public final class Table {
                     tl == null ? "" : f2(tl.minUs()), tl == null ? "" : f2(tl.p50Us()),
                     tl == null ? "" : f2(tl.p99Us()), tl == null ? "" : f2(tl.maxUs()),
                     Double.isNaN(r.ratio()) ? "" : f3(r.ratio()),
-                    r.ok() ? "ok" : "FAILED", csvQuote(detail), Integer.toString(r.reps()),
+                    r.isSkipped() ? "skipped" : r.ok() ? "ok" : "FAILED", csvQuote(detail), Integer.toString(r.reps()),
                     r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().min()), r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().max()),
                     r.tcpSpread() == null ? "" : f2(r.tcpSpread().min()), r.tcpSpread() == null ? "" : f2(r.tcpSpread().max()),
-                    l == null ? "" : f2(l.p999Us()), tl == null ? "" : f2(tl.p999Us())));
+                    l == null ? "" : f2(l.p999Us()), tl == null ? "" : f2(tl.p999Us()),
+                    Integer.toString(r.test().postList()), Integer.toString(r.test().cqMod())));
         }
         out.flush();
     }
 
+    /** A bandwidth row's posting: "msg" (one WR per post call, each signaled) or "list/mod". */
+    static String posting(PerfCase c) {
+        return c.kind() == Kind.BW_MSG ? "msg" : c.postList() + "/" + c.cqMod();
+    }
+
     static String outcome(Result r) {
+        if (r.isSkipped()) {
+            return "not run: " + r.note();
+        }
         if (!r.ok()) {
             return "FAILED: " + r.failure();
         }

@@ -26,6 +26,8 @@ import java.util.concurrent.TimeoutException;
 public final class TcpPerf {
     static final byte SINK = 'S';
     static final byte ECHO = 'E';
+    /** The blocking echo on a virtual thread (the server runs {@link #echo} on one). */
+    static final byte VIRTUAL_ECHO = 'V';
     /** The busy-polling echo. */
     static final byte BUSY_ECHO = 'P';
     /** A bandwidth write carries whole messages up to this many bytes. */
@@ -81,7 +83,15 @@ public final class TcpPerf {
 
     /** Ping-pongs {@code size}-byte messages with the echo at {@code addr}; samples are whole round trips in ns. */
     public static Run pingPong(InetSocketAddress addr, int size, long iterations, long maxNanos) throws IOException {
-        try (SocketChannel ch = open(addr, ECHO)) {
+        return pingPong(addr, size, iterations, maxNanos, ECHO);
+    }
+
+    /**
+     * As {@link #pingPong(InetSocketAddress, int, long, long)} against the echo {@code kind} names ({@link #ECHO}, or
+     * {@link #VIRTUAL_ECHO}: the caller is a virtual thread too, like for like).
+     */
+    static Run pingPong(InetSocketAddress addr, int size, long iterations, long maxNanos, byte kind) throws IOException {
+        try (SocketChannel ch = open(addr, kind)) {
             ScheduledFuture<?> dog = watchdog(ch, maxNanos + 10_000_000_000L);
             try {
                 ByteBuffer hdr = ByteBuffer.allocate(4).putInt(0, size);
@@ -173,7 +183,7 @@ public final class TcpPerf {
         }
     }
 
-    // ---- server side (called by PerfServer for connections whose first byte is SINK, ECHO or BUSY_ECHO)
+    // ---- server side (called by PerfServer for connections whose first byte is SINK, ECHO, VIRTUAL_ECHO or BUSY_ECHO)
 
     /** Counts bytes until end of stream, then answers with the count. */
     static void sink(SocketChannel ch) throws IOException {

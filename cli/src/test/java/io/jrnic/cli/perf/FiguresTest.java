@@ -100,14 +100,19 @@ class FiguresTest {
     @Test
     void defaultPlanCoversEveryOperationAndSize() {
         var plan = PerfConfig.defaults().plan();
-        assertEquals(11, plan.size());
-        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 16000), plan.get(0));
-        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 100000), plan.get(1));
-        assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 2000), plan.get(8));
-        assertEquals(new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 2000), plan.get(9));
-        assertEquals(new PerfCase(Op.SEND, Kind.LAT_BLOCK, 64, 2000), plan.get(10));
+        // per op: batched 64 KiB, per-message 64 B, batched 64 B (9); latency: 3 busy-polling, 2 blocking, 2 virtual
+        assertEquals(16, plan.size());
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 65536, 16000, 16, 16), plan.get(0));
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW_MSG, 64, 100000, 1, 1), plan.get(1));
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 100000), plan.get(2));
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT, 64, 2000), plan.get(11));
+        assertEquals(new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 2000), plan.get(12));
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT_BLOCK, 64, 2000), plan.get(13));
+        assertEquals(new PerfCase(Op.READ, Kind.LAT_BLOCK_VT, 64, 2000), plan.get(14));
+        assertEquals(new PerfCase(Op.SEND, Kind.LAT_BLOCK_VT, 64, 2000), plan.get(15));
         var custom = PerfConfig.defaults().withSizes(java.util.List.of(1, 4096)).withIterations(7)
-                .withOps(java.util.EnumSet.of(Op.READ)).plan();
+                .withOps(java.util.EnumSet.of(Op.READ)).withKinds(java.util.EnumSet.of(Kind.BW, Kind.LAT, Kind.LAT_BLOCK))
+                .plan();
         assertEquals(java.util.List.of(new PerfCase(Op.READ, Kind.BW, 1, 7), new PerfCase(Op.READ, Kind.BW, 4096, 7),
                 new PerfCase(Op.READ, Kind.LAT, 1, 7), new PerfCase(Op.READ, Kind.LAT, 4096, 7),
                 new PerfCase(Op.READ, Kind.LAT_BLOCK, 1, 7), new PerfCase(Op.READ, Kind.LAT_BLOCK, 4096, 7)), custom);
@@ -115,8 +120,29 @@ class FiguresTest {
     }
 
     @Test
+    void withSizesGivenEverySizeHasAPerMessageRowNextToItsBatchedRow() {
+        var plan = PerfConfig.defaults().withSizes(java.util.List.of(64, 4096)).withIterations(9)
+                .withOps(java.util.EnumSet.of(Op.SEND)).withKinds(java.util.EnumSet.of(Kind.BW, Kind.BW_MSG))
+                .withPosting(8, 4).plan();
+        assertEquals(java.util.List.of(new PerfCase(Op.SEND, Kind.BW_MSG, 64, 9), new PerfCase(Op.SEND, Kind.BW, 64, 9, 8, 4),
+                new PerfCase(Op.SEND, Kind.BW_MSG, 4096, 9), new PerfCase(Op.SEND, Kind.BW, 4096, 9, 8, 4)), plan);
+        assertEquals("send bw-msg", plan.get(0).name());
+        assertTrue(Kind.BW_MSG.bandwidth() && Kind.BW.bandwidth() && !Kind.BW_MSG.latency());
+        // a list or a signal interval longer than the window shrinks to it (the defaults with a small window)
+        var small = new PerfConfig(java.util.EnumSet.of(Op.WRITE), java.util.EnumSet.of(Kind.BW), java.util.List.of(64), 5,
+                4, true, false, 0, 2, 20, true).plan();
+        assertEquals(java.util.List.of(new PerfCase(Op.WRITE, Kind.BW, 64, 5, 4, 4)), small);
+        // per-message and latency rows post one WR at a time, each signaled
+        assertThrows(IllegalArgumentException.class, () -> new PerfCase(Op.WRITE, Kind.BW_MSG, 64, 5, 2, 1));
+        assertThrows(IllegalArgumentException.class, () -> new PerfCase(Op.SEND, Kind.LAT, 64, 5, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> PerfConfig.defaults().withPosting(0, 1));
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 2, 8, 4), PerfConfig.warmUp(new PerfCase(Op.WRITE, Kind.BW, 64, 8, 8, 4)));
+    }
+
+    @Test
     void latencyPlanHasBusyPollingRowsForEveryOperationAndBlockingRowsForReadAndSend() {
         var plan = PerfConfig.defaults().withKinds(java.util.EnumSet.of(Kind.LAT, Kind.LAT_BLOCK)).plan();
+        assertTrue(Kind.LAT_BLOCK_VT.blocking() && Kind.LAT_BLOCK_VT.virtualThreads() && !Kind.LAT_BLOCK_VT.has(Op.WRITE));
         assertEquals(java.util.List.of(new PerfCase(Op.WRITE, Kind.LAT, 64, 2000), new PerfCase(Op.READ, Kind.LAT, 64, 2000),
                 new PerfCase(Op.SEND, Kind.LAT, 64, 2000), new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 2000),
                 new PerfCase(Op.SEND, Kind.LAT_BLOCK, 64, 2000)), plan);

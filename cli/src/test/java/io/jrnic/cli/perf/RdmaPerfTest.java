@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RdmaPerfTest {
 
+    /** Batched bandwidth, busy-polling and blocking latency (the per-message and virtual-thread rows: their own tests). */
     private static PerfConfig tiny(List<Integer> sizes, long iters, int window) {
-        return new PerfConfig(EnumSet.allOf(Op.class), EnumSet.allOf(Kind.class), sizes, iters, window,
+        return new PerfConfig(EnumSet.allOf(Op.class), EnumSet.of(Kind.BW, Kind.LAT, Kind.LAT_BLOCK), sizes, iters, window,
                 true, false, 0, 2, 20, true);
     }
 
@@ -25,7 +26,7 @@ class RdmaPerfTest {
         for (Result r : rs) {
             assertNull(r.failure(), r.test() + ": " + r.failure());
             assertNull(r.note(), r.test() + " capped");
-            if (r.test().kind() == Kind.BW) {
+            if (r.test().kind().bandwidth()) {
                 assertEquals(iters, r.rdmaBw().iterations(), r.test().toString());
                 assertNotNull(r.tcpBw());
             } else {
@@ -106,6 +107,41 @@ class RdmaPerfTest {
             assertNotNull(o.failure());
             assertTrue(o.failure().contains("no write lat-block test"), o.failure());
             assertNull(rp.run(new PerfCase(Op.READ, Kind.LAT_BLOCK, 64, 5)).failure());   // the session goes on
+        }
+    }
+
+    @Test
+    void perMessageAndBatchedRowsVerifyEveryOperation() throws Exception {
+        // lists of 3, one signaled per 5, window 8: lists end between signals and the window fills mid-list
+        PerfConfig c = tiny(List.of(64, 5000), 50, 8).withKinds(EnumSet.of(Kind.BW, Kind.BW_MSG)).withPosting(3, 5);
+        List<Result> rs = PerfRunner.local(c, "soft", 0, null);
+        assertAllPassed(rs, 12, 50);
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW_MSG, 64, 50, 1, 1), rs.get(0).test());
+        assertEquals(new PerfCase(Op.WRITE, Kind.BW, 64, 50, 3, 5), rs.get(1).test());
+    }
+
+    @Test
+    void batchedSendsPostWhatTheCreditsAllowWhenAWholeListDoesNotFit() throws Exception {
+        // 4 MiB SENDs: the server posts 8 receives (32 MiB), less than two lists of 16; credits come 4 at a time
+        PerfConfig c = tiny(List.of(4 << 20), 24, 16).withOps(EnumSet.of(Op.SEND)).withKinds(EnumSet.of(Kind.BW))
+                .withPosting(16, 16).withReps(1);
+        assertEquals(8, PerfConfig.sendSlots(4 << 20, 16, 24));
+        assertAllPassed(PerfRunner.local(c, "soft", 0, null), 1, 24);
+    }
+
+    @Test
+    void virtualThreadRowsRunOnJdk21AndSayWhyNotBefore() throws Exception {
+        PerfConfig c = tiny(List.of(64), 15, 4).withKinds(EnumSet.of(Kind.LAT_BLOCK_VT));
+        List<Result> rs = PerfRunner.local(c, "soft", 0, null);
+        assertEquals(List.of(new PerfCase(Op.READ, Kind.LAT_BLOCK_VT, 64, 15), new PerfCase(Op.SEND, Kind.LAT_BLOCK_VT, 64, 15)),
+                rs.stream().map(Result::test).toList());
+        if (VirtualThreads.available()) {
+            assertAllPassed(rs, 2, 15);
+        } else {
+            for (Result r : rs) {
+                assertTrue(r.isSkipped() && r.ok(), r.toString());
+                assertEquals(VirtualThreads.NEEDS, r.note());
+            }
         }
     }
 }

@@ -31,11 +31,11 @@ class TableTest {
         assertTrue(s.startsWith("banner"), s);
         assertTrue(s.contains("MB = 10^6 bytes"), s);
         // median run: 100 x 65536 B in 6.5536 ms = 1000 MB/s (runs 500..1500); TCP twice as fast; ratio of medians 0.5
-        assertTrue(s.matches("(?s).*write\\s+65536\\s+100\\s+1000\\.00\\s+0\\.0153\\s+500\\.00-1500\\.00 \\|\\s+100\\s+2000\\.00"
+        assertTrue(s.matches("(?s).*write\\s+16/16\\s+65536\\s+100\\s+1000\\.00\\s+0\\.0153\\s+500\\.00-1500\\.00 \\|\\s+100\\s+2000\\.00"
                 + "\\s+0\\.0305\\s+2000\\.00-2000\\.00 \\|\\s+0\\.500  ok\n.*"), s);
         // half round trips: 1, 2, 3, 4 us -> min 1, p50 2, p99 4, max 4; TCP p50 0.5; ratio 4
         assertTrue(s.matches("(?s).*send\\s+64\\s+4\\s+1\\.00\\s+2\\.00\\s+4\\.00\\s+4\\.00\\s+- \\|\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+0\\.50\\s+- \\|\\s+4\\.000  ok \\(capped at 1 s\\)\n.*"), s);
-        assertTrue(s.matches("(?s).*read\\s+64\\s+-\\s+-\\s+-.*FAILED: client: timed out, waiting\n.*"), s);
+        assertTrue(s.matches("(?s).*read\\s+16/16\\s+64\\s+-\\s+-\\s+-.*FAILED: client: timed out, waiting\n.*"), s);
         assertTrue(s.endsWith("1 of 3 tests FAILED\n"), s);
         assertTrue(s.contains("\nLatency, busy-polling  ("), s);
         assertTrue(!s.contains("Latency, blocking"), s);
@@ -56,6 +56,25 @@ class TableTest {
     }
 
     @Test
+    void perMessageRowsSayMsgAndRowsNotRunSayWhyWithoutFailing() {
+        Result msg = Result.bw(new PerfCase(Op.SEND, Kind.BW_MSG, 64, 10), new BwFigure(10, 64, 1000),
+                new BwFigure(10, 64, 1000), null, null);
+        Result vt = Result.skipped(new PerfCase(Op.SEND, Kind.LAT_BLOCK_VT, 64, 10), "needs JDK 21+");
+        StringWriter w = new StringWriter();
+        Table.text(new PrintWriter(w), List.of(msg, vt), null);
+        String s = w.toString();
+        assertTrue(s.matches("(?s).*\nsend\\s+msg\\s+64\\s+10\\s.*"), s);
+        assertTrue(s.contains("Latency, blocking on virtual threads  ("), s);
+        assertTrue(s.contains("not run: needs JDK 21+\n"), s);
+        assertTrue(s.endsWith("all 1 tests passed (data verified); 1 not run\n"), s);
+        assertTrue(vt.ok() && vt.isSkipped() && !msg.isSkipped());
+        StringWriter c = new StringWriter();
+        Table.csv(new PrintWriter(c), List.of(vt));
+        assertTrue(c.toString().split("\n")[1].startsWith("lat-block-vt,send,64,,"), c.toString());
+        assertTrue(c.toString().split("\n")[1].contains(",skipped,needs JDK 21+,"), c.toString());
+    }
+
+    @Test
     void csvHasOneRowPerResultAndQuotesDetails() {
         StringWriter w = new StringWriter();
         Table.csv(new PrintWriter(w), List.of(WRITE_BW, SEND_LAT, READ_FAILED));
@@ -63,15 +82,15 @@ class TableTest {
         assertEquals(4, lines.length);
         assertEquals(Table.CSV_HEADER, lines[0]);
         int columns = Table.CSV_HEADER.split(",").length;
-        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,,3,500.00,1500.00,2000.00,2000.00,,",
+        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,,3,500.00,1500.00,2000.00,2000.00,,,16,16",
                 lines[1]);
         assertEquals(columns, lines[1].split(",", -1).length);
-        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,,4.00,0.50", lines[2]);
-        assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,,,", lines[3]);
+        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,,4.00,0.50,1,1", lines[2]);
+        assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,,,,16,16", lines[3]);
         StringWriter b = new StringWriter();
         Table.csv(new PrintWriter(b), List.of(READ_BLOCK));
         String row = b.toString().split("\n")[1];
-        assertEquals("lat-block,read,64,2,,,9.00,9.00,11.00,11.00,2,,,3.00,3.00,3.00,3.00,3.000,ok,,1,,,,,11.00,3.00", row);
+        assertEquals("lat-block,read,64,2,,,9.00,9.00,11.00,11.00,2,,,3.00,3.00,3.00,3.00,3.000,ok,,1,,,,,11.00,3.00,1,1", row);
         assertEquals(columns, row.split(",", -1).length);
     }
 }
