@@ -27,12 +27,21 @@ import io.netty.buffer.Unpooled;
  * {@code onFpdu} and until the next FPDU), with markers accounted for, and counts FPDUs whose pad
  * is not zero ({@link #nonZeroPads()}). A non-zero pad is never an error here: tools report it.
  *
+ * <p>Payload placement ({@link #placePayloads}, markers off): once the head of an FPDU cut across chunks is in
+ * and enough of its payload is still to come, the listener may take the payload ({@link FpduListener#onFpduHead}):
+ * its octets then go to the listener's {@link PayloadTarget} instead of the staging buffer, copied from the chunks
+ * fed, or read there by the caller ({@link #placementPending}, {@link #placementIndex}, {@link #placed}); the CRC
+ * runs over them where they lie, and the FPDU is delivered by {@link FpduListener#onPlacedFpdu} once its CRC
+ * checked good, or reported as a CRC error (the payload octets already in the target).
+ *
  * <p>After an error the decoder stops and ignores (does not consume) further input, unless
  * built with {@code continueAfterError}: then it reports the error, delivers the FPDU anyway
  * (CrcCheck.BAD for a CRC error) and keeps framing by the length field. Not thread safe.
  */
 public final class FpduDecoder {
     private static final int INITIAL_BUFFER = 2048;
+    /** ULPDU octets held before the head is offered: the longest DDP + RDMAP header before a payload (untagged 18 + Immediate Data 8) rounded up. */
+    public static final int HEAD_PROBE = 28;
 
     private final boolean crc;
     private final boolean markers;
@@ -45,6 +54,18 @@ public final class FpduDecoder {
     private int stagedRaw = -1;
     private ByteBuf reassembly;
     private boolean stopped;
+
+    /** Payload octets still to come from which the head of an FPDU is offered; 0: never. */
+    private int placeMin;
+    private final PayloadTarget target = new PayloadTarget();
+    /** The head of the FPDU being staged was offered. */
+    private boolean offered;
+    /** The FPDU being staged has its payload going to {@link #target}. */
+    private boolean placing;
+    /** Staging octets before the payload of the FPDU being placed (ULPDU_Length and the ULPDU's head). */
+    private int headEnd;
+    /** Payload octets of the FPDU being placed that are in the target. */
+    private int placedOctets;
 
     private long lastPadOffset;
     private int lastPadLength;
@@ -84,6 +105,43 @@ public final class FpduDecoder {
     }
 
     /**
+     * Offers the listener the head of every FPDU cut across chunks with at least {@code minOctets} payload octets
+     * still to come ({@link FpduListener#onFpduHead}). Only without markers (the payload is then one contiguous run
+     * of the stream) and without {@code continueAfterError}; call before the first feed.
+     *
+     * @return whether payloads will be offered
+     */
+    public boolean placePayloads(int minOctets) {
+        if (markers || continueAfterError || minOctets <= 0) {
+            return false;
+        }
+        placeMin = minOctets;
+        return true;
+    }
+
+    /** Payload octets of the FPDU in flight the caller may read from the stream straight into the target; 0: none. */
+    public int placementPending() {
+        return placing && !stopped ? target.left() : 0;
+    }
+
+    /** The target's absolute index where the next {@link #placementPending()} octets go. */
+    public int placementIndex() {
+        return target.next();
+    }
+
+    /**
+     * The caller read the next {@code n} octets of the stream into the target at {@link #placementIndex()} (at most
+     * {@link #placementPending()}): the CRC runs over them there. The FPDU's pad and CRC come in the next feed.
+     */
+    public void placed(int n) {
+        if (n < 0 || n > placementPending()) {
+            throw new IllegalStateException(n + " octets placed, " + placementPending() + " pending");
+        }
+        target.took(n, crc ? crc32 : null);
+        placedOctets += n;
+    }
+
+    /**
      * Consumes the readable bytes of {@code chunk} (all of them, unless an error stops the
      * decoder: then the bytes after the bad FPDU stay unconsumed). Ignored once stopped.
      */
@@ -110,8 +168,9 @@ public final class FpduDecoder {
         return staged();
     }
 
+    /** Octets of the FPDU being staged received so far (its placed payload octets included). */
     private int staged() {
-        return staging == null ? 0 : staging.writerIndex();
+        return staging == null ? 0 : staging.writerIndex() + placedOctets;
     }
 
     private int lead() {
@@ -146,6 +205,23 @@ public final class FpduDecoder {
             }
             return;
         }
+        if (placing) {
+            placeFrom(chunk);
+            return;
+        }
+        if (placeMin > 0 && !offered) {
+            int probeEnd = Math.min(2 + HEAD_PROBE, stagedRaw);
+            if (staged() < probeEnd) {
+                staging.writeBytes(chunk, Math.min(probeEnd - staged(), chunk.readableBytes()));
+                if (staged() < probeEnd) {
+                    return;
+                }
+            }
+            offered = true;
+            if (offerHead(chunk.readableBytes())) {
+                return;
+            }
+        }
         staging.writeBytes(chunk, Math.min(stagedRaw - staged(), chunk.readableBytes()));
         if (staged() == stagedRaw) {
             try {
@@ -153,7 +229,95 @@ public final class FpduDecoder {
             } finally {
                 staging.clear();
                 stagedRaw = -1;
+                offered = false;
             }
+        }
+    }
+
+    /**
+     * The head of the FPDU being staged is in (markers off: no lead, ULPDU from staging octet 2); {@code chunkLeft}
+     * octets of the chunk follow it. Offers the head when enough payload is still to come; true when the listener
+     * took the payload (the payload octets held so far are then in the target).
+     */
+    private boolean offerHead(int chunkLeft) {
+        int u = staging.getUnsignedShort(0);
+        int held = staging.writerIndex();
+        long missingPayload = (long) stagedRaw - held - chunkLeft - Markers.pad(u) - 4;
+        if (missingPayload < placeMin) {
+            return false;
+        }
+        boolean taken;
+        staging.setIndex(2, held);
+        try {
+            taken = listener.onFpduHead(staging, u, fpduStart, target);
+        } finally {
+            staging.setIndex(0, held);
+        }
+        int h = target.ulpduOffset();
+        if (!taken || h > held - 2 || !target.start(u - h)) { // a target the listener could not have meant
+            target.clear();
+            return false;
+        }
+        MpaCrc c = crc ? crc32.reset().update(staging, 0, 2 + h) : null;
+        placing = true;
+        headEnd = 2 + h;
+        int already = held - headEnd;
+        if (already > 0) {
+            target.copy(staging, headEnd, already, c);
+        }
+        staging.writerIndex(headEnd);
+        placedOctets = already;
+        return true;
+    }
+
+    /** Octets of the FPDU being placed from {@code chunk}: payload to the target, then pad and CRC to staging. */
+    private void placeFrom(ByteBuf chunk) {
+        if (target.left() > 0) {
+            int n = Math.min(target.left(), chunk.readableBytes());
+            target.copy(chunk, chunk.readerIndex(), n, crc ? crc32 : null);
+            chunk.skipBytes(n);
+            placedOctets += n;
+            return;
+        }
+        staging.writeBytes(chunk, Math.min(stagedRaw - staged(), chunk.readableBytes()));
+        if (staged() == stagedRaw) {
+            finishPlaced();
+        }
+    }
+
+    /** The pad and CRC of the FPDU being placed are in staging after its head: checks the CRC, then delivers it. */
+    private void finishPlaced() {
+        long start = fpduStart;
+        int u = staging.getUnsignedShort(0);
+        int pad = Markers.pad(u);
+        fpduStart += stagedRaw;
+        try {
+            recordPad(staging, headEnd + pad, start + stagedRaw - 4, u);
+            CrcCheck check = CrcCheck.OFF;
+            if (crc) {
+                int received = staging.getInt(headEnd + pad);
+                int computed = crc32.update(staging, headEnd, pad).wireValue();
+                lastCrcReceived = received;
+                lastCrcComputed = computed;
+                check = received == computed ? CrcCheck.GOOD : CrcCheck.BAD;
+            }
+            if (check == CrcCheck.BAD) {
+                crcErrors++;
+                listener.onError(LlpError.CRC_ERROR, start, String.format(
+                        "CRC field %08x, computed %08x (wire byte order)", lastCrcReceived, lastCrcComputed));
+                stopped = true;
+                return;
+            }
+            fpdus++;
+            staging.setIndex(2, headEnd);
+            listener.onPlacedFpdu(staging, u, start, check);
+        } finally {
+            staging.clear();
+            stagedRaw = -1;
+            offered = false;
+            placing = false;
+            placedOctets = 0;
+            target.clear();
         }
     }
 
