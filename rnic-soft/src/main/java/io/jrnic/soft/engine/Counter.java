@@ -38,7 +38,11 @@ public enum Counter {
     /** Times busy pollers took the stream's reads from the event loop (its auto-read off until they stop). */
     RX_POLLER_TAKEOVERS("rxPollerTakeovers"),
     /** In-place reads that met a failed stream (a reset): the QP's LLP error, reported by the event loop's close. */
-    RX_IN_PLACE_FAILURES("rxInPlaceFailures");
+    RX_IN_PLACE_FAILURES("rxInPlaceFailures"),
+    /** FPDUs whose payload went to its target before the CRC was checked (direct placement), counted once it was. */
+    RX_DIRECT_FPDUS("rxDirectFpdus"),
+    /** Octets read from the socket straight into registered memory (included in rxBytes). */
+    RX_DIRECT_BYTES("rxDirectBytes");
 
     private final String key;
 

@@ -21,7 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>While a QP that receives in place is bound (the gate attached: the Receiver alone in the pipeline; it feeds
  * every read and releases it before the next), the loop reads into one reused buffer per event-loop thread
  * ({@link #LOOP_BUFFER}), as a polling thread does, instead of a fresh pooled buffer per read: the kernel copies
- * into memory that stays in the cache, with no allocation per read.
+ * into memory that stays in the cache, with no allocation per read. When the Receiver places an FPDU's payload
+ * directly ({@link DirectPlacement}), the read goes instead into a slice over the rest of that payload in its target
+ * memory ({@link Receiver#loopPlacement()}, asked under the QP's lock): Netty reads at most the slice's capacity.
  */
 public final class LoopReadGate implements RecvByteBufAllocator {
     /**
@@ -46,11 +48,19 @@ public final class LoopReadGate implements RecvByteBufAllocator {
             new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX);
     /** The bound QP's lock; null while no QP receives in place. */
     private volatile ReentrantLock lock;
+    /** The bound Receiver, asked where a read goes when it places a payload directly; null: never. */
+    private volatile Receiver receiver;
     private volatile boolean loopReading;
     private volatile boolean ended;
 
     /** The QP bound to the stream receives in place under {@code l} (null: nobody does). */
     void attach(ReentrantLock l) {
+        attach(l, null);
+    }
+
+    /** As {@link #attach(ReentrantLock)}; the loop's reads go where {@code rx} places a payload (null: never). */
+    void attach(ReentrantLock l, Receiver rx) {
+        this.receiver = rx;
         this.lock = l;
     }
 
@@ -108,9 +118,18 @@ public final class LoopReadGate implements RecvByteBufAllocator {
             ReentrantLock l = lock;
             if (l != null) {
                 acquire(l); // waits for a polling thread's read and feed to finish
-                loopReading = true;
-                l.unlock();
+                ByteBuf placement;
+                try {
+                    Receiver rx = receiver;
+                    placement = rx == null ? null : rx.loopPlacement();
+                    loopReading = true;
+                } finally {
+                    l.unlock();
+                }
                 announced = true;
+                if (placement != null) {
+                    return placement;
+                }
                 ByteBuf b = LOOP_BUFFER.get();
                 if (b.refCnt() == 1) { // else still held (never, with the Receiver alone): a pooled one
                     return b.retain().clear();

@@ -141,9 +141,11 @@ final class ReceiveInPlace {
         }
         b.clear();
         InPlaceProbe.beforeRead(ch);
+        int placement = rx.placementPending(); // a payload's rest goes straight to its target (DirectPlacement)
         int n;
         try {
-            n = ch.fd().readAddress(b.memoryAddress(), 0, b.capacity());
+            n = placement > 0 ? ch.fd().readAddress(rx.placementAddress(), 0, placement)
+                    : ch.fd().readAddress(b.memoryAddress(), 0, b.capacity());
         } catch (IOException | RuntimeException e) {
             // RuntimeException: never expected while the owner holds the descriptor open, and never the consumer's
             gate.end();
@@ -154,6 +156,10 @@ final class ReceiveInPlace {
                 gate.end();
             }
             return NOTHING;
+        }
+        if (placement > 0) {
+            rx.placedInPlace(n);
+            return n;
         }
         b.writerIndex(n);
         rb.busy = true;
