@@ -66,6 +66,10 @@ public final class FpduDecoder {
     private int headEnd;
     /** Payload octets of the FPDU being placed that are in the target. */
     private int placedOctets;
+    /** The last FPDU framed was large enough for its payload to be placed (the next one likely is too). */
+    private boolean lastLarge;
+    /** The listener declined the last head offered: no head reads on speculation until it takes one. */
+    private boolean lastDeclined;
 
     private long lastPadOffset;
     private int lastPadLength;
@@ -122,6 +126,24 @@ public final class FpduDecoder {
     /** Payload octets of the FPDU in flight the caller may read from the stream straight into the target; 0: none. */
     public int placementPending() {
         return placing && !stopped ? target.left() : 0;
+    }
+
+    /**
+     * How much to read next so that the next FPDU's head is offered as soon as it is in, when its payload is likely
+     * to be placed: once the payload of the FPDU being placed is all in its target, this FPDU's pad and CRC and the
+     * next FPDU's ULPDU_Length and {@link #HEAD_PROBE} octets (at most {@code 7 + 2 + HEAD_PROBE}); after a large
+     * FPDU (one whose payload could have been placed), or with a head begun, the rest of the next head. 0 otherwise:
+     * read what is there. A caller that reads more or less loses nothing: the octets are decoded as they come.
+     */
+    public int headReadLength() {
+        if (placeMin == 0 || stopped) {
+            return 0;
+        }
+        if (placing) {
+            return target.left() == 0 ? stagedRaw - staged() + 2 + HEAD_PROBE : 0;
+        }
+        int held = staged();
+        return !offered && held < 2 + HEAD_PROBE && (held > 0 || lastLarge) ? 2 + HEAD_PROBE - held : 0;
     }
 
     /** The target's absolute index where the next {@link #placementPending()} octets go. */
@@ -254,6 +276,7 @@ public final class FpduDecoder {
             staging.setIndex(0, held);
         }
         int h = target.ulpduOffset();
+        lastDeclined = !taken;
         if (!taken || h > held - 2 || !target.start(u - h)) { // a target the listener could not have meant
             target.clear();
             return false;
@@ -291,6 +314,7 @@ public final class FpduDecoder {
         int u = staging.getUnsignedShort(0);
         int pad = Markers.pad(u);
         fpduStart += stagedRaw;
+        lastLarge = true;
         try {
             recordPad(staging, headEnd + pad, start + stagedRaw - 4, u);
             CrcCheck check = CrcCheck.OFF;
@@ -329,6 +353,7 @@ public final class FpduDecoder {
         long lengthPos = start + lead;
         int lengthAt = at + lead;
         int u = buf.getUnsignedShort(lengthAt);
+        lastLarge = placeMin > 0 && !lastDeclined && u >= HEAD_PROBE + placeMin;
         int content = Markers.contentLength(u);
         int crcAt = at + raw - 4;
         int interior = (raw - lead - content) / Markers.LENGTH;

@@ -202,6 +202,37 @@ class FpduPlacementTest {
     }
 
     @Test
+    void afterAPlacedPayloadTheNextReadIsSizedToTheNextHead() {
+        Random rnd = new Random(7);
+        Placer p = new Placer();
+        FpduDecoder d = new FpduDecoder(true, false, p);
+        d.placePayloads(MIN);
+        assertEquals(0, d.headReadLength(), "nothing framed yet: read what is there");
+        ByteBuf w = wire(ulpdus(rnd, 30001, 30000, 100));
+        d.feed(w.readSlice(100));
+        assertEquals(0, d.headReadLength(), "the payload is to come first");
+        int n = d.placementPending();
+        ByteBuffer dst = p.memory.duplicate();
+        dst.position(d.placementIndex()).limit(d.placementIndex() + n);
+        w.readBytes(dst);
+        d.placed(n);
+        assertEquals(1 + 4 + 2 + FpduDecoder.HEAD_PROBE, d.headReadLength(), "pad (2 + 30001 octets: 1), CRC, the next head");
+        d.feed(w.readSlice(1 + 4 + 2 + 10));
+        assertEquals(1, p.placed);
+        assertEquals(FpduDecoder.HEAD_PROBE - 10, d.headReadLength(), "the rest of the head begun");
+        d.feed(w.readSlice(FpduDecoder.HEAD_PROBE - 10));
+        assertEquals(2, p.heads, "offered as soon as its head was in");
+        d.feed(w.readSlice(30000 - FpduDecoder.HEAD_PROBE + 2 + 4)); // the payload, pad (2) and CRC
+        assertEquals(2 + FpduDecoder.HEAD_PROBE, d.headReadLength(), "after a placed FPDU, a head on speculation");
+        d.feed(w);
+        assertEquals(3, p.ulpdus.size());
+        assertEquals(0, d.headReadLength(), "after a small FPDU: read what is there");
+        p.take = false;
+        d.feed(wire(ulpdus(rnd, 20000)).readSlice(100));
+        assertEquals(0, d.headReadLength(), "declined: no more reads on speculation");
+    }
+
+    @Test
     void theStreamEndingInAPlacedPayloadIsAnFpduCutShort() {
         Placer p = new Placer();
         FpduDecoder d = new FpduDecoder(true, false, p);

@@ -23,7 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link #LOOP_BUFFER}), as a polling thread does, instead of a fresh pooled buffer per read: the kernel copies
  * into memory that stays in the cache, with no allocation per read. When the Receiver places an FPDU's payload
  * directly ({@link DirectPlacement}), the read goes instead into a slice over the rest of that payload in its target
- * memory ({@link Receiver#loopPlacement()}, asked under the QP's lock): Netty reads at most the slice's capacity.
+ * memory ({@link Receiver#loopPlacement()}, asked under the QP's lock): Netty reads at most the slice's capacity;
+ * and the read after it takes only that FPDU's pad and CRC and the next FPDU's head ({@link #HEAD_BUFFER}), so that
+ * a stream of large FPDUs has each payload placed directly, at two reads per FPDU.
  */
 public final class LoopReadGate implements RecvByteBufAllocator {
     /**
@@ -43,6 +45,14 @@ public final class LoopReadGate implements RecvByteBufAllocator {
      */
     private static final ThreadLocal<ByteBuf> LOOP_BUFFER =
             ThreadLocal.withInitial(() -> Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(RECV_MAX)));
+
+    /**
+     * The event-loop thread's buffer for a head read ({@link Receiver#headReadLength()}, at most 37 octets): lent as
+     * {@link #LOOP_BUFFER} is, read into its last octets only.
+     */
+    private static final int HEAD_READ_MAX = 64;
+    private static final ThreadLocal<ByteBuf> HEAD_BUFFER =
+            ThreadLocal.withInitial(() -> Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(HEAD_READ_MAX)));
 
     private final AdaptiveRecvByteBufAllocator sizes =
             new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX);
@@ -118,10 +128,14 @@ public final class LoopReadGate implements RecvByteBufAllocator {
             ReentrantLock l = lock;
             if (l != null) {
                 acquire(l); // waits for a polling thread's read and feed to finish
-                ByteBuf placement;
+                ByteBuf placement = null;
+                int head = 0;
                 try {
                     Receiver rx = receiver;
-                    placement = rx == null ? null : rx.loopPlacement();
+                    if (rx != null) {
+                        placement = rx.loopPlacement();
+                        head = placement == null ? rx.headReadLength() : 0;
+                    }
                     loopReading = true;
                 } finally {
                     l.unlock();
@@ -129,6 +143,11 @@ public final class LoopReadGate implements RecvByteBufAllocator {
                 announced = true;
                 if (placement != null) {
                     return placement;
+                }
+                ByteBuf h = HEAD_BUFFER.get();
+                if (head > 0 && head <= HEAD_READ_MAX && h.refCnt() == 1) {
+                    int at = HEAD_READ_MAX - head; // Netty reads from the writer index to the capacity
+                    return h.retain().setIndex(at, at);
                 }
                 ByteBuf b = LOOP_BUFFER.get();
                 if (b.refCnt() == 1) { // else still held (never, with the Receiver alone): a pooled one

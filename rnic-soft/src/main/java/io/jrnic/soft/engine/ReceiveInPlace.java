@@ -144,8 +144,9 @@ final class ReceiveInPlace {
         int placement = rx.placementPending(); // a payload's rest goes straight to its target (DirectPlacement)
         int n;
         try {
+            int head = placement > 0 ? 0 : rx.headReadLength(); // the next FPDU's head, to place its payload too
             n = placement > 0 ? ch.fd().readAddress(rx.placementAddress(), 0, placement)
-                    : ch.fd().readAddress(b.memoryAddress(), 0, b.capacity());
+                    : ch.fd().readAddress(b.memoryAddress(), 0, head > 0 ? head : b.capacity());
         } catch (IOException | RuntimeException e) {
             // RuntimeException: never expected while the owner holds the descriptor open, and never the consumer's
             gate.end();

@@ -88,6 +88,14 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         return qp.rxStopped() ? 0 : decoder.placementPending();
     }
 
+    /**
+     * After a payload placed directly, the length of the next read (its FPDU's pad and CRC and the next FPDU's head,
+     * so that the next payload is placed too, {@link io.jrnic.mpa.FpduDecoder#headReadLength}); 0: read what is there.
+     */
+    int headReadLength() {
+        return qp.rxStopped() ? 0 : decoder.headReadLength();
+    }
+
     /** The event loop's next read, when it goes straight into a target: a slice over it, else null. */
     ByteBuf loopPlacement() {
         int n = placementPending();
