@@ -4,6 +4,7 @@ import io.jrnic.ddp.DdpControl;
 import io.jrnic.ddp.TaggedHeader;
 import io.jrnic.ddp.UntaggedHeader;
 import io.jrnic.ddp.UntaggedPlacement;
+import io.jrnic.mpa.FpduDecoder;
 import io.jrnic.mpa.PayloadTarget;
 import io.jrnic.rdmap.RdmapOpcode;
 import io.jrnic.rdmap.RdmapValidator;
@@ -24,7 +25,7 @@ import java.nio.ByteBuffer;
  * Terminates unchanged. The FPDU is acted on only after its CRC checked good, by the same code as a copied one;
  * the payload is then where that code would put it ({@link #placedAt}, {@link #scatter}).
  *
- * <p>The reads: the event loop reads into a slice over the span ({@link #lend}, {@link LoopReadGate}), a polling
+ * <p>The reads: the event loop reads into a slice over the span ({@link #loopRead}, {@link LoopReadGate}), a polling
  * thread reads at its address ({@link ReceiveInPlace}). Used by the QP's owner only.
  */
 final class DirectPlacement {
@@ -36,6 +37,7 @@ final class DirectPlacement {
     static final int MIN_PAYLOAD = 8 * 1024;
 
     private final QpEngine qp;
+    private final FpduDecoder decoder;
     private final RdmapValidator validator;
     private final RemoteAccess access;
     private final UntaggedPlacement untagged = new UntaggedPlacement();
@@ -53,8 +55,9 @@ final class DirectPlacement {
     /** The FPDU being acted on had its payload placed (from its CRC check until it was acted on). */
     private boolean delivering;
 
-    DirectPlacement(QpEngine qp, RdmapValidator validator, RemoteAccess access) {
+    DirectPlacement(QpEngine qp, FpduDecoder decoder, RdmapValidator validator, RemoteAccess access) {
         this.qp = qp;
+        this.decoder = decoder;
         this.validator = validator;
         this.access = access;
     }
@@ -139,13 +142,55 @@ final class DirectPlacement {
 
     // ---------------------------------------------------------------- the reads
 
-    /** The event loop's read of {@code n} octets at {@code index} of the payload's memory: a slice over them, or null. */
-    ByteBuf lend(int index, int n) {
-        if (memory == null || memory.refCnt() == 0) {
+    /**
+     * At bind, before the first byte, on a stream whose reads can land in registered memory (the loop's through its
+     * {@link LoopReadGate}, a poller's in place): payloads of FPDUs cut across reads go straight to their targets
+     * (markers off; {@link Diagnostics#DIRECT_PLACEMENT}).
+     */
+    void enable() {
+        if (Diagnostics.DIRECT_PLACEMENT) {
+            decoder.placePayloads(MIN_PAYLOAD);
+        }
+    }
+
+    /** Octets of an FPDU's payload the next read of the stream may put straight into their target; 0: none. */
+    int pending() {
+        return qp.rxStopped() ? 0 : decoder.placementPending();
+    }
+
+    /**
+     * After a payload placed directly, the length of the next read (its FPDU's pad and CRC and the next FPDU's head,
+     * so that the next payload is placed too, {@link FpduDecoder#headReadLength}); 0: read what is there.
+     */
+    int headReadLength() {
+        return qp.rxStopped() ? 0 : decoder.headReadLength();
+    }
+
+    /** The event loop's next read, when it goes straight into a target: a slice over it, else null. */
+    ByteBuf loopRead() {
+        int n = pending();
+        if (n == 0 || memory == null || memory.refCnt() == 0) {
             return null;
         }
-        lent = memory.retainedSlice(index, n).clear(); // Netty reads at most its capacity; the Receiver releases it
-        return lent;
+        lent = memory.retainedSlice(decoder.placementIndex(), n).clear(); // Netty reads at most its capacity
+        return lent; // the Receiver releases it
+    }
+
+    /** A polling thread's next read goes to this address ({@link #pending()} octets at most). */
+    long address() {
+        return memory.memoryAddress() + decoder.placementIndex();
+    }
+
+    /** A polling thread read {@code n} octets of the stream to {@link #address()}. */
+    void placedInPlace(int n) {
+        qp.counters.add(Counter.RX_BYTES, n);
+        placed(n);
+    }
+
+    /** {@code n} octets of the stream were read straight into the target. */
+    void placed(int n) {
+        qp.counters.add(Counter.RX_DIRECT_BYTES, n);
+        decoder.placed(n);
     }
 
     /** Whether {@code chunk} is the loop's read into the lent slice (its octets are in place); forgets the slice. */
@@ -153,11 +198,6 @@ final class DirectPlacement {
         boolean r = chunk == lent;
         lent = null;
         return r;
-    }
-
-    /** The address of index {@code index} of the payload's memory (a polling thread's read). */
-    long address(int index) {
-        return memory.memoryAddress() + index;
     }
 
     // ---------------------------------------------------------------- acting on the FPDU once its CRC checked good

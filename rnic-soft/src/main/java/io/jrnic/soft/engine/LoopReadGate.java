@@ -23,7 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link #LOOP_BUFFER}), as a polling thread does, instead of a fresh pooled buffer per read: the kernel copies
  * into memory that stays in the cache, with no allocation per read. When the Receiver places an FPDU's payload
  * directly ({@link DirectPlacement}), the read goes instead into a slice over the rest of that payload in its target
- * memory ({@link Receiver#loopPlacement()}, asked under the QP's lock): Netty reads at most the slice's capacity;
+ * memory ({@link DirectPlacement#loopRead()}, asked under the QP's lock): Netty reads at most the slice's capacity;
  * and the read after it takes only that FPDU's pad and CRC and the next FPDU's head ({@link #HEAD_BUFFER}), so that
  * a stream of large FPDUs has each payload placed directly, at two reads per FPDU.
  */
@@ -47,7 +47,7 @@ public final class LoopReadGate implements RecvByteBufAllocator {
             ThreadLocal.withInitial(() -> Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(RECV_MAX)));
 
     /**
-     * The event-loop thread's buffer for a head read ({@link Receiver#headReadLength()}, at most 37 octets): lent as
+     * The event-loop thread's buffer for a head read ({@link DirectPlacement#headReadLength()}, at most 37 octets): lent as
      * {@link #LOOP_BUFFER} is, read into its last octets only.
      */
     private static final int HEAD_READ_MAX = 64;
@@ -58,8 +58,8 @@ public final class LoopReadGate implements RecvByteBufAllocator {
             new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX);
     /** The bound QP's lock; null while no QP receives in place. */
     private volatile ReentrantLock lock;
-    /** The bound Receiver, asked where a read goes when it places a payload directly; null: never. */
-    private volatile Receiver receiver;
+    /** The bound Receiver's direct placement, asked where a read goes; null: never. */
+    private volatile DirectPlacement placement;
     private volatile boolean loopReading;
     private volatile boolean ended;
 
@@ -68,9 +68,9 @@ public final class LoopReadGate implements RecvByteBufAllocator {
         attach(l, null);
     }
 
-    /** As {@link #attach(ReentrantLock)}; the loop's reads go where {@code rx} places a payload (null: never). */
-    void attach(ReentrantLock l, Receiver rx) {
-        this.receiver = rx;
+    /** As {@link #attach(ReentrantLock)}; the loop's reads go where {@code p} places a payload (null: never). */
+    void attach(ReentrantLock l, DirectPlacement p) {
+        this.placement = p;
         this.lock = l;
     }
 
@@ -128,21 +128,21 @@ public final class LoopReadGate implements RecvByteBufAllocator {
             ReentrantLock l = lock;
             if (l != null) {
                 acquire(l); // waits for a polling thread's read and feed to finish
-                ByteBuf placement = null;
+                ByteBuf span = null;
                 int head = 0;
                 try {
-                    Receiver rx = receiver;
-                    if (rx != null) {
-                        placement = rx.loopPlacement();
-                        head = placement == null ? rx.headReadLength() : 0;
+                    DirectPlacement p = placement;
+                    if (p != null) {
+                        span = p.loopRead();
+                        head = span == null ? p.headReadLength() : 0;
                     }
                     loopReading = true;
                 } finally {
                     l.unlock();
                 }
                 announced = true;
-                if (placement != null) {
-                    return placement;
+                if (span != null) {
+                    return span;
                 }
                 ByteBuf h = HEAD_BUFFER.get();
                 if (head > 0 && head <= HEAD_READ_MAX && h.refCnt() == 1) {

@@ -141,11 +141,12 @@ final class ReceiveInPlace {
         }
         b.clear();
         InPlaceProbe.beforeRead(ch);
-        int placement = rx.placementPending(); // a payload's rest goes straight to its target (DirectPlacement)
+        DirectPlacement direct = rx.direct();
+        int placement = direct.pending(); // a payload's rest goes straight to its target
         int n;
         try {
-            int head = placement > 0 ? 0 : rx.headReadLength(); // the next FPDU's head, to place its payload too
-            n = placement > 0 ? ch.fd().readAddress(rx.placementAddress(), 0, placement)
+            int head = placement > 0 ? 0 : direct.headReadLength(); // the next FPDU's head, to place its payload too
+            n = placement > 0 ? ch.fd().readAddress(direct.address(), 0, placement)
                     : ch.fd().readAddress(b.memoryAddress(), 0, head > 0 ? head : b.capacity());
         } catch (IOException | RuntimeException e) {
             // RuntimeException: never expected while the owner holds the descriptor open, and never the consumer's
@@ -159,7 +160,7 @@ final class ReceiveInPlace {
             return NOTHING;
         }
         if (placement > 0) {
-            rx.placedInPlace(n);
+            direct.placedInPlace(n);
             return n;
         }
         b.writerIndex(n);

@@ -69,53 +69,13 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         this.validator = new RdmapValidator(p.rdmapExtensions());
         this.access = new RemoteAccess(qp.table, qp.pdId);
         this.requests = new InboundRequests(qp, access);
-        this.direct = new DirectPlacement(qp, new RdmapValidator(p.rdmapExtensions()), new RemoteAccess(qp.table, qp.pdId));
+        this.direct = new DirectPlacement(qp, decoder, new RdmapValidator(p.rdmapExtensions()),
+                new RemoteAccess(qp.table, qp.pdId));
     }
 
-    /**
-     * At bind, before the first byte, on a stream whose reads can land in registered memory (the loop's through its
-     * {@link LoopReadGate}, a poller's in place): payloads of FPDUs cut across reads go straight to their targets
-     * ({@link DirectPlacement}; markers off; {@link Diagnostics#DIRECT_PLACEMENT}).
-     */
-    void placeDirectly() {
-        if (Diagnostics.DIRECT_PLACEMENT) {
-            decoder.placePayloads(DirectPlacement.MIN_PAYLOAD);
-        }
-    }
-
-    /** Octets of an FPDU's payload the next read of the stream may put straight into their target; 0: none. */
-    int placementPending() {
-        return qp.rxStopped() ? 0 : decoder.placementPending();
-    }
-
-    /**
-     * After a payload placed directly, the length of the next read (its FPDU's pad and CRC and the next FPDU's head,
-     * so that the next payload is placed too, {@link io.jrnic.mpa.FpduDecoder#headReadLength}); 0: read what is there.
-     */
-    int headReadLength() {
-        return qp.rxStopped() ? 0 : decoder.headReadLength();
-    }
-
-    /** The event loop's next read, when it goes straight into a target: a slice over it, else null. */
-    ByteBuf loopPlacement() {
-        int n = placementPending();
-        return n == 0 ? null : direct.lend(decoder.placementIndex(), n);
-    }
-
-    /** A polling thread's next read goes to this address ({@link #placementPending()} octets at most). */
-    long placementAddress() {
-        return direct.address(decoder.placementIndex());
-    }
-
-    /** A polling thread read {@code n} octets of the stream to {@link #placementAddress()}. */
-    void placedInPlace(int n) {
-        qp.counters.add(Counter.RX_BYTES, n);
-        placed(n);
-    }
-
-    private void placed(int n) {
-        qp.counters.add(Counter.RX_DIRECT_BYTES, n);
-        decoder.placed(n);
+    /** Direct placement from the socket on this stream: the read paths ask it where their next read goes. */
+    DirectPlacement direct() {
+        return direct;
     }
 
     /** Decoder counters (CRC errors, edge-marker readings) for tools. */
@@ -127,7 +87,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         qp.counters.add(Counter.RX_BYTES, in.readableBytes());
         qp.drainRecvs();
         if (direct.returned(in)) {
-            placed(in.readableBytes());
+            direct.placed(in.readableBytes());
         } else {
             decoder.feed(in);
         }
