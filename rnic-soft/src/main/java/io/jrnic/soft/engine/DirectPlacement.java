@@ -47,11 +47,17 @@ final class DirectPlacement {
     /** The memory and index the payload in flight starts at; null between such FPDUs. */
     private ByteBuf memory;
     private int start;
+    private int length;
     /** An NIO view of {@link #viewOf}, kept while FPDUs go to the same memory (no allocation per FPDU). */
     private ByteBuf viewOf;
     private ByteBuffer view;
-    /** The slice over the span lent to the event loop's read, or null. */
-    private ByteBuf lent;
+    /**
+     * A slice over the payload in flight, made at the loop's first read into it and lent (retained) to each of its
+     * reads, its writer index at the next octet: Netty reads from there to the payload's end. One per FPDU.
+     */
+    private ByteBuf span;
+    /** The span is lent to the event loop's read now. */
+    private boolean lent;
     /** The FPDU being acted on had its payload placed (from its CRC check until it was acted on). */
     private boolean delivering;
 
@@ -94,6 +100,8 @@ final class DirectPlacement {
         }
         memory = m;
         start = index;
+        length = ulpduLength - h;
+        span = null;
         out.set(h, view, index);
         return true;
     }
@@ -172,8 +180,12 @@ final class DirectPlacement {
         if (n == 0 || memory == null || memory.refCnt() == 0) {
             return null;
         }
-        lent = memory.retainedSlice(decoder.placementIndex(), n).clear(); // Netty reads at most its capacity
-        return lent; // the Receiver releases it
+        if (span == null) {
+            span = memory.slice(start, length);
+        }
+        int next = decoder.placementIndex() - start; // Netty reads [writer index, capacity): the payload's rest
+        lent = true;
+        return span.retain().setIndex(next, next); // the Receiver releases it
     }
 
     /** A polling thread's next read goes to this address ({@link #pending()} octets at most). */
@@ -195,8 +207,8 @@ final class DirectPlacement {
 
     /** Whether {@code chunk} is the loop's read into the lent slice (its octets are in place); forgets the slice. */
     boolean returned(ByteBuf chunk) {
-        boolean r = chunk == lent;
-        lent = null;
+        boolean r = lent && chunk == span;
+        lent = false;
         return r;
     }
 
@@ -207,6 +219,7 @@ final class DirectPlacement {
         delivering = on;
         if (!on) {
             memory = null;
+            span = null;
         }
     }
 
