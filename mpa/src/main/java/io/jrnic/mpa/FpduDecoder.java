@@ -125,7 +125,18 @@ public final class FpduDecoder {
 
     /** Payload octets of the FPDU in flight the caller may read from the stream straight into the target; 0: none. */
     public int placementPending() {
-        return placing && !stopped ? target.left() : 0;
+        return placing && !stopped && !target.dropped() ? target.left() : 0;
+    }
+
+    /**
+     * The listener withdraws the target of the payload in flight (e.g. its memory was deregistered): the rest of the
+     * payload is no longer stored, only CRC'd as it is fed; the FPDU is still delivered ({@link
+     * FpduListener#onPlacedFpdu}) or reported as a CRC error, for the listener to refuse as it would a copied one.
+     */
+    public void dropPlacement() {
+        if (placing) {
+            target.drop();
+        }
     }
 
     /**

@@ -19,6 +19,8 @@ public final class PayloadTarget {
     private ByteBuffer memory;
     private int next;
     private int left;
+    /** The target was withdrawn ({@link #drop}): the payload's octets are CRC'd where they are fed, not stored. */
+    private boolean dropped;
 
     /** The listener's answer: ULPDU octet {@code ulpduOffset} goes to absolute index {@code index} of {@code memory}. */
     public void set(int ulpduOffset, ByteBuffer memory, int index) {
@@ -55,6 +57,14 @@ public final class PayloadTarget {
 
     /** Copies {@code n} octets at {@code index} of {@code src} to the target and runs the CRC (null: off) over them. */
     void copy(ByteBuf src, int index, int n, MpaCrc crc) {
+        if (dropped) {
+            if (crc != null) {
+                crc.update(src, index, n);
+            }
+            next += n;
+            left -= n;
+            return;
+        }
         memory.limit(next + n).position(next);
         src.getBytes(index, memory);
         took(n, crc);
@@ -70,10 +80,20 @@ public final class PayloadTarget {
         left -= n;
     }
 
+    /** The target may no longer be written: the rest of the payload is only CRC'd as it is fed. */
+    void drop() {
+        dropped = true;
+    }
+
+    boolean dropped() {
+        return dropped;
+    }
+
     /** The FPDU ended (or the decoder stopped): forgets the answer. */
     void clear() {
         ulpduOffset = -1;
         memory = null;
         left = 0;
+        dropped = false;
     }
 }

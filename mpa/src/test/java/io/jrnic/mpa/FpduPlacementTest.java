@@ -53,7 +53,7 @@ class FpduPlacementTest {
             assertEquals(CrcCheck.GOOD, crc);
             byte[] u = new byte[ulpduLength];
             head.getBytes(head.readerIndex(), u, 0, HEAD);
-            memory.duplicate().position(at).get(u, HEAD, ulpduLength - HEAD);
+            memory.duplicate().clear().position(at).get(u, HEAD, ulpduLength - HEAD);
             ulpdus.add(u);
             placed++;
         }
@@ -230,6 +230,30 @@ class FpduPlacementTest {
         p.take = false;
         d.feed(wire(ulpdus(rnd, 20000)).readSlice(100));
         assertEquals(0, d.headReadLength(), "declined: no more reads on speculation");
+    }
+
+    @Test
+    void aDroppedTargetIsNotWrittenAndTheCrcStillChecked() {
+        Random rnd = new Random(8);
+        byte[] u = ulpdus(rnd, 30000).get(0);
+        for (boolean bad : new boolean[] {false, true}) {
+            ByteBuf w = wire(List.of(u));
+            if (bad) {
+                w.setByte(w.writerIndex() - 1, w.getByte(w.writerIndex() - 1) ^ 1);
+            }
+            Placer p = new Placer();
+            FpduDecoder d = new FpduDecoder(true, false, p);
+            d.placePayloads(MIN);
+            d.feed(w.readSlice(1000));
+            d.dropPlacement();
+            assertEquals(0, d.placementPending(), "nothing more is read into the target");
+            d.feed(w);
+            byte[] rest = new byte[30000 - 1000 + 2];
+            p.memory.duplicate().clear().position(1000 - 2 - HEAD).get(rest);
+            assertArrayEquals(new byte[rest.length], rest, "the target is not written after the drop");
+            assertEquals(bad ? 1 : 0, p.errors.size());
+            assertEquals(bad ? 0 : 1, p.placed, "delivered (for the listener to refuse) only with a good CRC");
+        }
     }
 
     @Test

@@ -84,9 +84,15 @@ class DirectPlacementTest {
     /**
      * Connects to {@code b} as a raw MPA initiator with CRC, sends {@code ulpdu} as one FPDU (its CRC corrupted if
      * asked) in two writes: the first {@link #FIRST} octets, then, once {@code b} fed them, the rest. Returns the
-     * Terminate {@code b} sent back; with a good CRC, null once {@code done} holds (the QP still in RTS).
+     * Terminate {@code b} sent back (a bad CRC); with a good CRC, null once {@code done} holds (the QP still in RTS).
      */
     private static Terminate cutFpdu(SoftPair.Side b, ByteBuf ulpdu, boolean corruptCrc,
+            java.util.function.BooleanSupplier done) throws Exception {
+        return cutFpdu(b, ulpdu, corruptCrc, () -> { }, done);
+    }
+
+    /** As above, running {@code between} once the head is in and before the rest is sent; null {@code done}: a Terminate is expected. */
+    private static Terminate cutFpdu(SoftPair.Side b, ByteBuf ulpdu, boolean corruptCrc, Runnable between,
             java.util.function.BooleanSupplier done) throws Exception {
         Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
         l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
@@ -104,8 +110,9 @@ class DirectPlacementTest {
             }
             RawMpaInitiator.write(out, fpdu.readRetainedSlice(FIRST));
             SoftPair.eventually(() -> counter(b, "rxBytes") == FIRST); // the head is in: the rest is one read away
+            between.run();
             RawMpaInitiator.write(out, fpdu);
-            if (!corruptCrc) {
+            if (done != null) {
                 SoftPair.eventually(done);
                 assertEquals(QpState.RTS, b.qp.state(), "the stream goes on");
                 return null;
@@ -184,7 +191,7 @@ class DirectPlacementTest {
             ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD);
             MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             byte[] payload = pattern(PAYLOAD, 3);
-            Terminate t = cutFpdu(b, write(mr, 0, payload), true, null);
+            Terminate t = cutFpdu(b, write(mr, 0, payload), true, () -> { }, null);
             assertEquals(2, t.layer());
             assertEquals(0, t.errorType());
             assertEquals(0x02, t.errorCode());
@@ -198,6 +205,32 @@ class DirectPlacementTest {
         }
     }
 
+    /**
+     * The region deregistered while a Write's payload is being placed into it (after its head was checked): once the
+     * CRC checked good the Write is checked again as a copied one is, and the STag no longer works: the Terminate of a
+     * Write to an invalid STag (DDP tagged 0x00, the DDP header attached), as the copy path sends; the rest of the
+     * payload is not written into the deregistered memory.
+     */
+    @Test
+    void aRegionDeregisteredUnderAPlacedWriteIsTheCopyPathsTerminate() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD);
+            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            Terminate t = cutFpdu(b, write(mr, 0, pattern(PAYLOAD, 5)), false, mr::close, null);
+            assertEquals(1, t.layer());
+            assertEquals(1, t.errorType());
+            assertEquals(0x00, t.errorCode());
+            assertTrue(t.d(), "the DDP header attached, as for any Write to a bad STag");
+            assertEquals(new TerminateInfo(1, 1, 0x00, false), b.awaitEvent(AsyncEventType.QP_TERMINATE_SENT).terminate());
+            assertEquals(1, counter(b, "rxDirectFpdus"), "its CRC was good: it was acted on, and refused");
+            assertEquals(0, counter(b, "crcErrors"));
+            assertEquals(0, counter(b, "rxDirectBytes"), "nothing read into the memory once it was deregistered");
+            int before = FIRST - 2 - 14; // placed with the head, before the deregistration
+            assertArrayEquals(new byte[PAYLOAD - before], bytes(mem, before, PAYLOAD - before),
+                    "the deregistered memory is not written");
+        }
+    }
+
     /** The same for a Send: its receive completes only as flushed (no completion reports the data good). */
     @Test
     void aBadCrcOnAPlacedSendFlushesTheReceive() throws Exception {
@@ -205,7 +238,7 @@ class DirectPlacementTest {
             ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD);
             MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE);
             b.qp.postRecv(RecvWr.of(9, mr.sge()));
-            Terminate t = cutFpdu(b, send(pattern(PAYLOAD, 4)), true, null);
+            Terminate t = cutFpdu(b, send(pattern(PAYLOAD, 4)), true, () -> { }, null);
             assertEquals(2, t.layer());
             assertEquals(0x02, t.errorCode());
             assertTrue(!t.d() && !t.r());

@@ -42,8 +42,11 @@ final class DirectPlacement {
     private final RemoteAccess access;
     private final UntaggedPlacement untagged = new UntaggedPlacement();
 
-    /** The memory a candidate target lies in (set by the checks). */
+    /** The memory a candidate target lies in, and its tagged region (null: a receive), set by the checks. */
     private ByteBuf found;
+    private SoftRegion foundRegion;
+    /** The tagged region the payload in flight goes to (null: a receive, or none). */
+    private SoftRegion region;
     /** The memory and index the payload in flight starts at; null between such FPDUs. */
     private ByteBuf memory;
     private int start;
@@ -90,7 +93,9 @@ final class DirectPlacement {
             default -> -1;
         };
         ByteBuf m = found;
+        SoftRegion r = foundRegion;
         found = null;
+        foundRegion = null;
         if (index < 0 || !m.hasMemoryAddress() || m.nioBufferCount() != 1 || m.refCnt() == 0) {
             return false;
         }
@@ -99,6 +104,7 @@ final class DirectPlacement {
             viewOf = m;
         }
         memory = m;
+        region = r;
         start = index;
         length = ulpduLength - h;
         span = null;
@@ -114,6 +120,7 @@ final class DirectPlacement {
         }
         SoftRegion r = access.region();
         found = r.memory();
+        foundRegion = r;
         return r.memoryOffset() + (int) access.regionOffset();
     }
 
@@ -163,7 +170,21 @@ final class DirectPlacement {
 
     /** Octets of an FPDU's payload the next read of the stream may put straight into their target; 0: none. */
     int pending() {
+        checkTarget();
         return qp.rxStopped() ? 0 : decoder.placementPending();
+    }
+
+    /**
+     * Before each read and feed: a tagged region invalidated or deregistered while its payload was being placed is
+     * not written any more (the rest of the payload is only CRC'd); once the CRC checked good the Receiver's checks
+     * refuse the segment (invalid STag) as they would a copied one. A receive's memory is written as the copy path
+     * would (its completion must not report octets that were not stored).
+     */
+    void checkTarget() {
+        if (region != null && !region.valid()) {
+            decoder.dropPlacement();
+            region = null;
+        }
     }
 
     /**
@@ -219,6 +240,7 @@ final class DirectPlacement {
         delivering = on;
         if (!on) {
             memory = null;
+            region = null;
             span = null;
         }
     }

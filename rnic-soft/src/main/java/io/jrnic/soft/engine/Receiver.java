@@ -89,6 +89,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         if (direct.returned(in)) {
             direct.placed(in.readableBytes());
         } else {
+            direct.checkTarget();
             decoder.feed(in);
         }
     }
