@@ -156,8 +156,9 @@ class DirectPlacementTest {
             ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD + 4096);
             MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             byte[] payload = pattern(PAYLOAD, 1);
-            cutFpdu(b, write(mr, 333, payload), false, () -> counter(b, "rxDirectFpdus") == 1);
+            cutFpdu(b, write(mr, 333, payload), false, () -> counter(b, "rxFpdus") == 1);
             assertArrayEquals(payload, bytes(mem, 333, PAYLOAD));
+            assertEquals(1, counter(b, "rxDirectFpdus"), "placed before its CRC was checked");
             assertEquals(PAYLOAD - (FIRST - 2 - 14), counter(b, "rxDirectBytes"), "the rest of the payload, read in place");
         }
     }
@@ -169,7 +170,8 @@ class DirectPlacementTest {
             MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE);
             b.qp.postRecv(RecvWr.of(5, mr.sge(91, PAYLOAD + 1)));
             byte[] payload = pattern(PAYLOAD - 1, 2); // odd: a pad
-            cutFpdu(b, send(payload), false, () -> counter(b, "rxDirectFpdus") == 1);
+            cutFpdu(b, send(payload), false, () -> counter(b, "rxFpdus") == 1);
+            assertEquals(1, counter(b, "rxDirectFpdus"), "placed before its CRC was checked");
             Completion c = b.awaitOne();
             assertEquals(CompletionStatus.SUCCESS, c.status());
             assertEquals(CompletionOpcode.RECV, c.opcode());
