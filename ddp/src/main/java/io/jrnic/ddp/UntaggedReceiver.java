@@ -107,6 +107,19 @@ public final class UntaggedReceiver {
      * @throws IllegalArgumentException if the control word has T set (not an untagged segment)
      */
     public DdpError accept(int control, long qn, long msn, long mo, int payloadLength, UntaggedPlacement out) {
+        return place(control, qn, msn, mo, payloadLength, out, true);
+    }
+
+    /**
+     * {@link #accept}'s checks and answer without recording anything: where the segment would go if it were
+     * accepted now (for placing its payload before its CRC is checked; the segment is accepted later, once it is).
+     */
+    public DdpError check(int control, long qn, long msn, long mo, int payloadLength, UntaggedPlacement out) {
+        return place(control, qn, msn, mo, payloadLength, out, false);
+    }
+
+    private DdpError place(int control, long qn, long msn, long mo, int payloadLength, UntaggedPlacement out,
+            boolean record) {
         if (DdpControl.isTagged(control)) {
             throw new IllegalArgumentException("tagged segment given to the untagged receiver");
         }
@@ -137,9 +150,11 @@ public final class UntaggedReceiver {
         if (mo + payloadLength > bufferLength[q][slot]) {
             return DdpError.MESSAGE_TOO_LONG;
         }
-        received[q][slot] = mo + payloadLength;
         boolean last = DdpControl.isLast(control);
-        complete[q][slot] = last;
+        if (record) {
+            received[q][slot] = mo + payloadLength;
+            complete[q][slot] = last;
+        }
         out.queueNumber = q;
         out.msn = msn & U32;
         out.bufferId = bufferId[q][slot];

@@ -147,6 +147,23 @@ class UntaggedReceiverTest {
     }
 
     @Test
+    void checkAnswersAsAcceptWouldAndRecordsNothing() {
+        rx.postBuffer(0, 7, 64);
+        assertNull(rx.check(MID, 0, 1, 0, 30, p));
+        assertEquals(7, p.bufferId());
+        assertEquals(0, p.bufferOffset());
+        assertNull(rx.check(MID, 0, 1, 0, 30, p), "nothing recorded: the same segment checks again");
+        assertEquals(DdpError.INVALID_MO, rx.check(MID, 0, 1, 30, 30, p));
+        assertEquals(DdpError.MESSAGE_TOO_LONG, rx.check(LAST, 0, 1, 0, 65, p));
+        assertEquals(DdpError.NO_BUFFER, rx.check(LAST, 0, 2, 0, 1, p));
+        assertNull(rx.accept(MID, 0, 1, 0, 30, p));
+        assertNull(rx.check(LAST, 0, 1, 30, 34, p));
+        assertEquals(30, p.bufferOffset());
+        assertTrue(p.messageComplete());
+        assertFalse(rx.pollCompletion(0, c), "a check completes nothing");
+    }
+
+    @Test
     void interleavedMessagesCompleteInMsnOrder() {
         rx.postBuffer(0, 1, 10);
         rx.postBuffer(0, 2, 10);

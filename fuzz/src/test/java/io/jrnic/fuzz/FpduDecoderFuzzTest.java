@@ -9,9 +9,12 @@ import io.jrnic.mpa.FpduDecoder;
 import io.jrnic.mpa.FpduEncoder;
 import io.jrnic.mpa.FpduListener;
 import io.jrnic.mpa.LlpError;
+import io.jrnic.mpa.PayloadTarget;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -20,7 +23,9 @@ class FpduDecoderFuzzTest {
 
     /**
      * Arbitrary bytes in fuzzer-chosen chunks. Input: control byte (bit 0 CRC, bit 1 markers, bit 2
-     * continueAfterError, bit 3 a non-zero initial stream position), the position (u16, times 4),
+     * continueAfterError, bit 3 a non-zero initial stream position, bit 4 payload placement: every head
+     * offered is taken, payloads read into the target at every other chunk, spec-notes/placement.md), the
+     * position (u16, times 4),
      * chunk sizes, then the stream. Properties: only onFpdu/onError callbacks, no exception; the
      * events, in order, are exactly those of the independent {@link FpduModel} (each ULPDU's
      * length equals its ULPDU_Length field and its bytes are the stream's with markers removed);
@@ -34,6 +39,7 @@ class FpduDecoderFuzzTest {
         boolean crc = (ctrl & 1) != 0;
         boolean markers = (ctrl & 2) != 0;
         boolean cont = (ctrl & 4) != 0;
+        boolean place = (ctrl & 16) != 0;
         long start = (ctrl & 8) != 0 ? 4L * in.u16() : 0;
         int[] sizes = Chunks.readSizes(in);
         byte[] stream = in.rest();
@@ -48,19 +54,30 @@ class FpduDecoderFuzzTest {
         } else {
             expected.add("END clean=false");
         }
-        List<String> chunked = run(stream, start, crc, markers, cont, sizes);
+        List<String> chunked = run(stream, start, crc, markers, cont, sizes, place);
         assertEquals(expected, chunked, "chunked feeding against the model");
-        List<String> whole = run(stream, start, crc, markers, cont, new int[0]);
+        List<String> whole = run(stream, start, crc, markers, cont, new int[0], place);
         assertEquals(expected, whole, "one-piece feeding against the model");
     }
 
     private static List<String> run(byte[] stream, long start, boolean crc, boolean markers, boolean cont,
-            int[] sizes) {
+            int[] sizes, boolean place) {
         Recorder rec = new Recorder();
         FpduDecoder decoder = new FpduDecoder(crc, markers, cont, start, rec);
+        rec.place = place && decoder.placePayloads(1);
         int fed = 0;
+        int index = 0;
         for (byte[] chunk : Chunks.split(stream, sizes)) {
-            ByteBuf buf = Chunks.guarded(chunk, 5, 7);
+            int off = 0;
+            // every other chunk: a payload pending is read into the target as a caller would (placed), the rest fed
+            while ((index & 1) == 0 && off < chunk.length && decoder.placementPending() > 0) {
+                int n = Math.min(decoder.placementPending(), chunk.length - off);
+                System.arraycopy(chunk, off, rec.target.array(), decoder.placementIndex(), n);
+                decoder.placed(n);
+                off += n;
+            }
+            index++;
+            ByteBuf buf = Chunks.guarded(Arrays.copyOfRange(chunk, off, chunk.length), 5, 7);
             try {
                 decoder.feed(buf);
                 if (!decoder.isStopped()) {
@@ -85,7 +102,8 @@ class FpduDecoderFuzzTest {
      * Round trip: FpduEncoder output for fuzzer-chosen ULPDUs, chopped at fuzzer-chosen points,
      * decodes to exactly the same ULPDUs, each with CRC GOOD (OFF without CRC), at the stream
      * positions the encoder reported, with no error and a clean end. Input: control byte (bit 0
-     * CRC, bit 1 markers, bits 2..3 the length range), initial position (u32, times 4), ULPDU
+     * CRC, bit 1 markers, bits 2..3 the length range, bit 4 payload placement as in arbitraryStream), initial
+     * position (u32, times 4), ULPDU
      * count (u8 % 8 + 1) and lengths (u16 each, reduced to the range and to the encoder's
      * maxUlpduLength), a content seed (u64), chunk sizes.
      */
@@ -140,17 +158,42 @@ class FpduDecoderFuzzTest {
             expected.add(FpduModel.fpdu(positions.get(i), crc ? "GOOD" : "OFF", sent.get(i)));
         }
         expected.add("END clean=true");
-        assertEquals(expected, run(stream, start, crc, markers, false, sizes));
+        assertEquals(expected, run(stream, start, crc, markers, false, sizes, (ctrl & 16) != 0));
         // the independent reading agrees with the encoder as well
         FpduModel model = new FpduModel(stream, start, markers, crc, false);
         assertEquals(expected.subList(0, sent.size()), model.events);
         assertEquals(0, model.tail);
     }
 
-    /** Records the callbacks; nothing else may be called. */
+    /**
+     * Records the callbacks; nothing else may be called. With {@code place}, takes every head offered: the ULPDU's
+     * second half of what is shown stays the head, the rest goes to {@link #target} at 0; a placed FPDU is recorded
+     * as its head and the target's octets, as if it had been copied.
+     */
     static final class Recorder implements FpduListener {
         final List<String> events = new ArrayList<>();
+        final ByteBuffer target = ByteBuffer.allocate(1 << 16);
+        boolean place;
         long fpdus;
+
+        @Override
+        public boolean onFpduHead(ByteBuf head, int ulpduLength, long fpduStreamOffset, PayloadTarget t) {
+            assertTrue(place, "a head offered without placement");
+            assertTrue(head.readableBytes() >= Math.min(FpduDecoder.HEAD_PROBE, ulpduLength));
+            t.set(head.readableBytes() / 2, target, 0);
+            return true;
+        }
+
+        @Override
+        public void onPlacedFpdu(ByteBuf head, int ulpduLength, long fpduStreamOffset, CrcCheck crc) {
+            assertTrue(crc != CrcCheck.BAD, "a placed FPDU delivered with a bad CRC");
+            byte[] b = new byte[ulpduLength];
+            int h = head.readableBytes();
+            head.getBytes(head.readerIndex(), b, 0, h);
+            System.arraycopy(target.array(), 0, b, h, ulpduLength - h);
+            events.add(FpduModel.fpdu(fpduStreamOffset, crc.name(), b));
+            fpdus++;
+        }
 
         @Override
         public void onFpdu(ByteBuf ulpdu, long fpduStreamOffset, CrcCheck crc) {

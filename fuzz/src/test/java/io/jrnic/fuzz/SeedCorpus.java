@@ -160,6 +160,17 @@ final class SeedCorpus {
                         Arrays.copyOfRange(head, 1, head.length), chunkSizes(0), bad));
             }
         }
+        // payload placement (bit 4, spec-notes/placement.md): the 1000-octet FPDU is cut after its head and placed,
+        // its CRC good, then bad (no continueAfterError: the decoder stops at the placed FPDU)
+        byte[] placed = cat(fpduStream(true, false, 0, 30), fpduStream(true, false, 36, 1000));
+        put(t, "arbitraryStream", "crc-nomarkers-at0-place-chunked", cat(new byte[] {0x11}, chunkSizes(1, 7, 500, 100),
+                placed));
+        byte[] placedBad = placed.clone();
+        placedBad[placedBad.length - 1] ^= 1;
+        put(t, "arbitraryStream", "crc-nomarkers-at0-place-badcrc", cat(new byte[] {0x11}, chunkSizes(1, 7, 500, 100),
+                placedBad));
+        put(t, "roundTrip", "place-crc-big", new SeedWriter().u8(0x1D).u32(0).u8(2).u16(40000).u16(65000)
+                .u16(20001).u64(4).bytes(chunkSizes(3, 100, 30000, 60000)).toByteArray());
         put(t, "roundTrip", "small-crc", new SeedWriter().u8(0x01).u32(0).u8(2).u16(0).u16(33).u64(1)
                 .bytes(chunkSizes(2, 1, 9)).toByteArray());
         put(t, "roundTrip", "markers-crc-1100", new SeedWriter().u8(0x07).u32(100).u8(4).u16(1000).u16(507)

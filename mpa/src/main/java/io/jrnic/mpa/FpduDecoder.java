@@ -27,12 +27,21 @@ import io.netty.buffer.Unpooled;
  * {@code onFpdu} and until the next FPDU), with markers accounted for, and counts FPDUs whose pad
  * is not zero ({@link #nonZeroPads()}). A non-zero pad is never an error here: tools report it.
  *
+ * <p>Payload placement ({@link #placePayloads}, markers off): once the head of an FPDU cut across chunks is in
+ * and enough of its payload is still to come, the listener may take the payload ({@link FpduListener#onFpduHead}):
+ * its octets then go to the listener's {@link PayloadTarget} instead of the staging buffer, copied from the chunks
+ * fed, or read there by the caller ({@link #placementPending}, {@link #placementIndex}, {@link #placed}); the CRC
+ * runs over them where they lie, and the FPDU is delivered by {@link FpduListener#onPlacedFpdu} once its CRC
+ * checked good, or reported as a CRC error (the payload octets already in the target).
+ *
  * <p>After an error the decoder stops and ignores (does not consume) further input, unless
  * built with {@code continueAfterError}: then it reports the error, delivers the FPDU anyway
  * (CrcCheck.BAD for a CRC error) and keeps framing by the length field. Not thread safe.
  */
 public final class FpduDecoder {
     private static final int INITIAL_BUFFER = 2048;
+    /** ULPDU octets held before the head is offered: the longest DDP + RDMAP header before a payload (untagged 18 + Immediate Data 8) rounded up. */
+    public static final int HEAD_PROBE = 28;
 
     private final boolean crc;
     private final boolean markers;
@@ -45,6 +54,22 @@ public final class FpduDecoder {
     private int stagedRaw = -1;
     private ByteBuf reassembly;
     private boolean stopped;
+
+    /** Payload octets still to come from which the head of an FPDU is offered; 0: never. */
+    private int placeMin;
+    private final PayloadTarget target = new PayloadTarget();
+    /** The head of the FPDU being staged was offered. */
+    private boolean offered;
+    /** The FPDU being staged has its payload going to {@link #target}. */
+    private boolean placing;
+    /** Staging octets before the payload of the FPDU being placed (ULPDU_Length and the ULPDU's head). */
+    private int headEnd;
+    /** Payload octets of the FPDU being placed that are in the target. */
+    private int placedOctets;
+    /** The last FPDU framed was large enough for its payload to be placed (the next one likely is too). */
+    private boolean lastLarge;
+    /** The listener declined the last head offered: no head reads on speculation until it takes one. */
+    private boolean lastDeclined;
 
     private long lastPadOffset;
     private int lastPadLength;
@@ -84,6 +109,72 @@ public final class FpduDecoder {
     }
 
     /**
+     * Offers the listener the head of every FPDU cut across chunks with at least {@code minOctets} payload octets
+     * still to come ({@link FpduListener#onFpduHead}). Only without markers (the payload is then one contiguous run
+     * of the stream) and without {@code continueAfterError}; call before the first feed.
+     *
+     * @return whether payloads will be offered
+     */
+    public boolean placePayloads(int minOctets) {
+        if (markers || continueAfterError || minOctets <= 0) {
+            return false;
+        }
+        placeMin = minOctets;
+        return true;
+    }
+
+    /** Payload octets of the FPDU in flight the caller may read from the stream straight into the target; 0: none. */
+    public int placementPending() {
+        return placing && !stopped && !target.dropped() ? target.left() : 0;
+    }
+
+    /**
+     * The listener withdraws the target of the payload in flight (e.g. its memory was deregistered): the rest of the
+     * payload is no longer stored, only CRC'd as it is fed; the FPDU is still delivered ({@link
+     * FpduListener#onPlacedFpdu}) or reported as a CRC error, for the listener to refuse as it would a copied one.
+     */
+    public void dropPlacement() {
+        if (placing) {
+            target.drop();
+        }
+    }
+
+    /**
+     * How much to read next so that the next FPDU's head is offered as soon as it is in, when its payload is likely
+     * to be placed: once the payload of the FPDU being placed is all in its target, this FPDU's pad and CRC and the
+     * next FPDU's ULPDU_Length and {@link #HEAD_PROBE} octets (at most {@code 7 + 2 + HEAD_PROBE}); after a large
+     * FPDU (one whose payload could have been placed), or with a head begun, the rest of the next head. 0 otherwise:
+     * read what is there. A caller that reads more or less loses nothing: the octets are decoded as they come.
+     */
+    public int headReadLength() {
+        if (placeMin == 0 || stopped) {
+            return 0;
+        }
+        if (placing) {
+            return target.left() == 0 ? stagedRaw - staged() + 2 + HEAD_PROBE : 0;
+        }
+        int held = staged();
+        return !offered && held < 2 + HEAD_PROBE && (held > 0 || lastLarge) ? 2 + HEAD_PROBE - held : 0;
+    }
+
+    /** The target's absolute index where the next {@link #placementPending()} octets go. */
+    public int placementIndex() {
+        return target.next();
+    }
+
+    /**
+     * The caller read the next {@code n} octets of the stream into the target at {@link #placementIndex()} (at most
+     * {@link #placementPending()}): the CRC runs over them there. The FPDU's pad and CRC come in the next feed.
+     */
+    public void placed(int n) {
+        if (n < 0 || n > placementPending()) {
+            throw new IllegalStateException(n + " octets placed, " + placementPending() + " pending");
+        }
+        target.took(n, crc ? crc32 : null);
+        placedOctets += n;
+    }
+
+    /**
      * Consumes the readable bytes of {@code chunk} (all of them, unless an error stops the
      * decoder: then the bytes after the bad FPDU stay unconsumed). Ignored once stopped.
      */
@@ -110,8 +201,9 @@ public final class FpduDecoder {
         return staged();
     }
 
+    /** Octets of the FPDU being staged received so far (its placed payload octets included). */
     private int staged() {
-        return staging == null ? 0 : staging.writerIndex();
+        return staging == null ? 0 : staging.writerIndex() + placedOctets;
     }
 
     private int lead() {
@@ -146,6 +238,23 @@ public final class FpduDecoder {
             }
             return;
         }
+        if (placing) {
+            placeFrom(chunk);
+            return;
+        }
+        if (placeMin > 0 && !offered) {
+            int probeEnd = Math.min(2 + HEAD_PROBE, stagedRaw);
+            if (staged() < probeEnd) {
+                staging.writeBytes(chunk, Math.min(probeEnd - staged(), chunk.readableBytes()));
+                if (staged() < probeEnd) {
+                    return;
+                }
+            }
+            offered = true;
+            if (offerHead(chunk.readableBytes())) {
+                return;
+            }
+        }
         staging.writeBytes(chunk, Math.min(stagedRaw - staged(), chunk.readableBytes()));
         if (staged() == stagedRaw) {
             try {
@@ -153,7 +262,97 @@ public final class FpduDecoder {
             } finally {
                 staging.clear();
                 stagedRaw = -1;
+                offered = false;
             }
+        }
+    }
+
+    /**
+     * The head of the FPDU being staged is in (markers off: no lead, ULPDU from staging octet 2); {@code chunkLeft}
+     * octets of the chunk follow it. Offers the head when enough payload is still to come; true when the listener
+     * took the payload (the payload octets held so far are then in the target).
+     */
+    private boolean offerHead(int chunkLeft) {
+        int u = staging.getUnsignedShort(0);
+        int held = staging.writerIndex();
+        long missingPayload = (long) stagedRaw - held - chunkLeft - Markers.pad(u) - 4;
+        if (missingPayload < placeMin) {
+            return false;
+        }
+        boolean taken;
+        staging.setIndex(2, held);
+        try {
+            taken = listener.onFpduHead(staging, u, fpduStart, target);
+        } finally {
+            staging.setIndex(0, held);
+        }
+        int h = target.ulpduOffset();
+        lastDeclined = !taken;
+        if (!taken || h > held - 2 || !target.start(u - h)) { // a target the listener could not have meant
+            target.clear();
+            return false;
+        }
+        MpaCrc c = crc ? crc32.reset().update(staging, 0, 2 + h) : null;
+        placing = true;
+        headEnd = 2 + h;
+        int already = held - headEnd;
+        if (already > 0) {
+            target.copy(staging, headEnd, already, c);
+        }
+        staging.writerIndex(headEnd);
+        placedOctets = already;
+        return true;
+    }
+
+    /** Octets of the FPDU being placed from {@code chunk}: payload to the target, then pad and CRC to staging. */
+    private void placeFrom(ByteBuf chunk) {
+        if (target.left() > 0) {
+            int n = Math.min(target.left(), chunk.readableBytes());
+            target.copy(chunk, chunk.readerIndex(), n, crc ? crc32 : null);
+            chunk.skipBytes(n);
+            placedOctets += n;
+            return;
+        }
+        staging.writeBytes(chunk, Math.min(stagedRaw - staged(), chunk.readableBytes()));
+        if (staged() == stagedRaw) {
+            finishPlaced();
+        }
+    }
+
+    /** The pad and CRC of the FPDU being placed are in staging after its head: checks the CRC, then delivers it. */
+    private void finishPlaced() {
+        long start = fpduStart;
+        int u = staging.getUnsignedShort(0);
+        int pad = Markers.pad(u);
+        fpduStart += stagedRaw;
+        lastLarge = true;
+        try {
+            recordPad(staging, headEnd + pad, start + stagedRaw - 4, u);
+            CrcCheck check = CrcCheck.OFF;
+            if (crc) {
+                int received = staging.getInt(headEnd + pad);
+                int computed = crc32.update(staging, headEnd, pad).wireValue();
+                lastCrcReceived = received;
+                lastCrcComputed = computed;
+                check = received == computed ? CrcCheck.GOOD : CrcCheck.BAD;
+            }
+            if (check == CrcCheck.BAD) {
+                crcErrors++;
+                listener.onError(LlpError.CRC_ERROR, start, String.format(
+                        "CRC field %08x, computed %08x (wire byte order)", lastCrcReceived, lastCrcComputed));
+                stopped = true;
+                return;
+            }
+            fpdus++;
+            staging.setIndex(2, headEnd);
+            listener.onPlacedFpdu(staging, u, start, check);
+        } finally {
+            staging.clear();
+            stagedRaw = -1;
+            offered = false;
+            placing = false;
+            placedOctets = 0;
+            target.clear();
         }
     }
 
@@ -165,6 +364,7 @@ public final class FpduDecoder {
         long lengthPos = start + lead;
         int lengthAt = at + lead;
         int u = buf.getUnsignedShort(lengthAt);
+        lastLarge = placeMin > 0 && !lastDeclined && u >= HEAD_PROBE + placeMin;
         int content = Markers.contentLength(u);
         int crcAt = at + raw - 4;
         int interior = (raw - lead - content) / Markers.LENGTH;

@@ -40,7 +40,11 @@ public enum Counter {
     /** In-place reads that met a failed stream (a reset): the QP's LLP error, reported by the event loop's close. */
     RX_IN_PLACE_FAILURES("rxInPlaceFailures"),
     /** Waits a blocked consumer did on the stream's socket itself ({@link StreamWait}: one wake-up per message). */
-    RX_CONSUMER_WAITS("rxConsumerWaits");
+    RX_CONSUMER_WAITS("rxConsumerWaits"),
+    /** FPDUs whose payload went to its target before the CRC was checked (direct placement), counted once it was. */
+    RX_DIRECT_FPDUS("rxDirectFpdus"),
+    /** Octets read from the socket straight into registered memory (included in rxBytes). */
+    RX_DIRECT_BYTES("rxDirectBytes");
 
     private final String key;
 

@@ -21,7 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>While a QP that receives in place is bound (the gate attached: the Receiver alone in the pipeline; it feeds
  * every read and releases it before the next), the loop reads into one reused buffer per event-loop thread
  * ({@link #LOOP_BUFFER}), as a polling thread does, instead of a fresh pooled buffer per read: the kernel copies
- * into memory that stays in the cache, with no allocation per read.
+ * into memory that stays in the cache, with no allocation per read. When the Receiver places an FPDU's payload
+ * directly ({@link DirectPlacement}), the read goes instead into a slice over the rest of that payload in its target
+ * memory ({@link DirectPlacement#loopRead()}, asked under the QP's lock): Netty reads at most the slice's capacity;
+ * and the read after it takes only that FPDU's pad and CRC and the next FPDU's head ({@link #HEAD_BUFFER}), so that
+ * a stream of large FPDUs has each payload placed directly, at two reads per FPDU.
  */
 public final class LoopReadGate implements RecvByteBufAllocator {
     /**
@@ -42,15 +46,31 @@ public final class LoopReadGate implements RecvByteBufAllocator {
     private static final ThreadLocal<ByteBuf> LOOP_BUFFER =
             ThreadLocal.withInitial(() -> Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(RECV_MAX)));
 
+    /**
+     * The event-loop thread's buffer for a head read ({@link DirectPlacement#headReadLength()}, at most 37 octets): lent as
+     * {@link #LOOP_BUFFER} is, read into its last octets only.
+     */
+    private static final int HEAD_READ_MAX = 64;
+    private static final ThreadLocal<ByteBuf> HEAD_BUFFER =
+            ThreadLocal.withInitial(() -> Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(HEAD_READ_MAX)));
+
     private final AdaptiveRecvByteBufAllocator sizes =
             new AdaptiveRecvByteBufAllocator(RECV_MIN, RECV_INITIAL, RECV_MAX);
     /** The bound QP's lock; null while no QP receives in place. */
     private volatile ReentrantLock lock;
+    /** The bound Receiver's direct placement, asked where a read goes; null: never. */
+    private volatile DirectPlacement placement;
     private volatile boolean loopReading;
     private volatile boolean ended;
 
     /** The QP bound to the stream receives in place under {@code l} (null: nobody does). */
     void attach(ReentrantLock l) {
+        attach(l, null);
+    }
+
+    /** As {@link #attach(ReentrantLock)}; the loop's reads go where {@code p} places a payload (null: never). */
+    void attach(ReentrantLock l, DirectPlacement p) {
+        this.placement = p;
         this.lock = l;
     }
 
@@ -108,9 +128,27 @@ public final class LoopReadGate implements RecvByteBufAllocator {
             ReentrantLock l = lock;
             if (l != null) {
                 acquire(l); // waits for a polling thread's read and feed to finish
-                loopReading = true;
-                l.unlock();
+                ByteBuf span = null;
+                int head = 0;
+                try {
+                    DirectPlacement p = placement;
+                    if (p != null) {
+                        span = p.loopRead();
+                        head = span == null ? p.headReadLength() : 0;
+                    }
+                    loopReading = true;
+                } finally {
+                    l.unlock();
+                }
                 announced = true;
+                if (span != null) {
+                    return span;
+                }
+                ByteBuf h = HEAD_BUFFER.get();
+                if (head > 0 && head <= HEAD_READ_MAX && h.refCnt() == 1) {
+                    int at = HEAD_READ_MAX - head; // Netty reads from the writer index to the capacity
+                    return h.retain().setIndex(at, at);
+                }
                 ByteBuf b = LOOP_BUFFER.get();
                 if (b.refCnt() == 1) { // else still held (never, with the Receiver alone): a pooled one
                     return b.retain().clear();

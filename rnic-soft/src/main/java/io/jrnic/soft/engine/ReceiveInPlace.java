@@ -91,7 +91,9 @@ final class ReceiveInPlace {
      * for. True when bytes were read.
      */
     boolean receive() {
-        if (loop.inEventLoop()) {
+        if (loop.inEventLoop() || StreamWait.onVirtualThread()) {
+            // not on virtual threads: each would keep a read buffer of its own (IN_PLACE_READ_MAX, direct), and a
+            // service may run thousands; the loop reads for them
             return false;
         }
         polled();
@@ -143,9 +145,13 @@ final class ReceiveInPlace {
         }
         b.clear();
         InPlaceProbe.beforeRead(ch);
+        DirectPlacement direct = rx.direct();
+        int placement = direct.pending(); // a payload's rest goes straight to its target
         int n;
         try {
-            n = ch.fd().readAddress(b.memoryAddress(), 0, b.capacity());
+            int head = placement > 0 ? 0 : direct.headReadLength(); // the next FPDU's head, to place its payload too
+            n = placement > 0 ? ch.fd().readAddress(direct.address(), 0, placement)
+                    : ch.fd().readAddress(b.memoryAddress(), 0, head > 0 ? head : b.capacity());
         } catch (IOException | RuntimeException e) {
             // RuntimeException: never expected while the owner holds the descriptor open, and never the consumer's
             gate.end();
@@ -156,6 +162,10 @@ final class ReceiveInPlace {
                 gate.end();
             }
             return NOTHING;
+        }
+        if (placement > 0) {
+            direct.placedInPlace(n);
+            return n;
         }
         b.writerIndex(n);
         rb.busy = true;

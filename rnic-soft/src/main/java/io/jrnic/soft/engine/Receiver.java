@@ -11,6 +11,7 @@ import io.jrnic.mpa.FpduDecoder;
 import io.jrnic.mpa.FpduListener;
 import io.jrnic.mpa.IwarpError;
 import io.jrnic.mpa.LlpError;
+import io.jrnic.mpa.PayloadTarget;
 import io.jrnic.rdmap.AtomicResponseHeader;
 import io.jrnic.rdmap.ImmediateDataHeader;
 import io.jrnic.rdmap.MalformedTerminateException;
@@ -39,6 +40,8 @@ import io.netty.channel.socket.ChannelOutputShutdownEvent;
  * segments by STag/TO (RFC 5041 section 5.3), untagged ones into posted receives by MSN/MO; Read and
  * Atomic Requests are checked and queued within IRD for the {@link Transmitter} ({@link InboundRequests}); a
  * received Terminate fails the QP. Every violation is answered with the Terminate the reference table names.
+ * With {@link DirectPlacement} the payload of an FPDU cut across reads is read into its target before its CRC is
+ * checked (spec-notes/placement.md); the FPDU is acted on, by the same code, only once its CRC checked good.
  *
  * <p>As the bound stream's only handler it also carries the stream's lifetime to the QP's owner
  * (spec-notes/engine.md, "Close"): every close of the channel runs holding the QP's ownership, and the peer's FIN
@@ -49,6 +52,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     private final FpduDecoder decoder;
     private final RdmapValidator validator;
     private final RemoteAccess access;
+    private final DirectPlacement direct;
     private final UntaggedPlacement placement = new UntaggedPlacement();
     /** Read and Atomic Requests (QN 1), checked and queued within IRD. */
     private final InboundRequests requests;
@@ -65,6 +69,13 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         this.validator = new RdmapValidator(p.rdmapExtensions());
         this.access = new RemoteAccess(qp.table, qp.pdId);
         this.requests = new InboundRequests(qp, access);
+        this.direct = new DirectPlacement(qp, decoder, new RdmapValidator(p.rdmapExtensions()),
+                new RemoteAccess(qp.table, qp.pdId));
+    }
+
+    /** Direct placement from the socket on this stream: the read paths ask it where their next read goes. */
+    DirectPlacement direct() {
+        return direct;
     }
 
     /** Decoder counters (CRC errors, edge-marker readings) for tools. */
@@ -75,7 +86,12 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     void feed(ByteBuf in) {
         qp.counters.add(Counter.RX_BYTES, in.readableBytes());
         qp.drainRecvs();
-        decoder.feed(in);
+        if (direct.returned(in)) {
+            direct.placed(in.readableBytes());
+        } else {
+            direct.checkTarget();
+            decoder.feed(in);
+        }
     }
 
     @Override
@@ -153,12 +169,32 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     }
 
     @Override
+    public boolean onFpduHead(ByteBuf head, int ulpduLength, long fpduStreamOffset, PayloadTarget target) {
+        return direct.target(head, ulpduLength, target);
+    }
+
+    /** An FPDU whose payload was placed before its CRC, which checked good: acted on as a copied one. */
+    @Override
+    public void onPlacedFpdu(ByteBuf head, int ulpduLength, long fpduStreamOffset, CrcCheck crc) {
+        qp.counters.inc(Counter.RX_DIRECT_FPDUS);
+        direct.delivering(true);
+        try {
+            segment(head, head.readerIndex(), ulpduLength);
+        } finally {
+            direct.delivering(false);
+        }
+    }
+
+    @Override
     public void onFpdu(ByteBuf ulpdu, long fpduStreamOffset, CrcCheck crc) {
+        segment(ulpdu, ulpdu.readerIndex(), ulpdu.readableBytes());
+    }
+
+    /** A ULPDU of {@code len} octets at {@code at} (for a placed FPDU: its headers; the payload is in place). */
+    private void segment(ByteBuf ulpdu, int at, int len) {
         if (qp.rxStopped()) {
             return;
         }
-        int at = ulpdu.readerIndex();
-        int len = ulpdu.readableBytes();
         IwarpError e = validator.validate(ulpdu, at, len);
         if (e != null) {
             reject(e, ulpdu, at, len, null, null);
@@ -213,9 +249,12 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         place(access.region(), access.regionOffset(), buf, at + TaggedHeader.HEADER_LENGTH, payload);
     }
 
-    private static void place(SoftRegion r, long regionOffset, ByteBuf src, int srcIndex, int length) {
+    private void place(SoftRegion r, long regionOffset, ByteBuf src, int srcIndex, int length) {
         if (r != null && length > 0) {
-            r.memory().setBytes(r.memoryOffset() + (int) regionOffset, src, srcIndex, length);
+            int index = r.memoryOffset() + (int) regionOffset;
+            if (!direct.placedAt(r.memory(), index, length)) {
+                r.memory().setBytes(index, src, srcIndex, length);
+            }
         }
     }
 
@@ -291,7 +330,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         }
         RqEntry r = qp.rq.entry(placement.bufferId());
         if (payload > 0) {
-            r.sgl.scatter(placement.bufferOffset(), buf, at + header, payload);
+            direct.scatter(r.sgl, placement.bufferOffset(), buf, at + header, payload);
         }
         if (!placement.messageComplete()) {
             return;

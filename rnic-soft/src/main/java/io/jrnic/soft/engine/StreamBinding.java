@@ -68,7 +68,8 @@ final class StreamBinding {
         qp.tx.enableInPlace(rx);
         ReceiveInPlace rip = qp.tx.inPlaceCapable() ? ReceiveInPlace.of(qp, ch, rx) : null;
         if (rip != null) {
-            rip.gate().attach(qp.lock);
+            rip.gate().attach(qp.lock, rx.direct());
+            rx.direct().enable(); // both read paths can land in registered memory
         }
         qp.receiveInPlaceWith(rip);
         qp.apply(QpTrigger.CONNECTED, null, false);

@@ -1,0 +1,380 @@
+package io.jrnic.soft;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jrnic.mpa.CrcCheck;
+import io.jrnic.mpa.FpduDecoder;
+import io.jrnic.mpa.FpduListener;
+import io.jrnic.mpa.LlpError;
+import io.jrnic.mpa.MpaParameters;
+import io.jrnic.rdmap.RdmapControl;
+import io.jrnic.rdmap.RdmapOpcode;
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.rdmap.TerminateDecoder;
+import io.jrnic.verbs.AcceptOptions;
+import io.jrnic.verbs.Access;
+import io.jrnic.verbs.AsyncEventType;
+import io.jrnic.verbs.Completion;
+import io.jrnic.verbs.CompletionOpcode;
+import io.jrnic.verbs.CompletionStatus;
+import io.jrnic.verbs.ConnectOptions;
+import io.jrnic.verbs.Listener;
+import io.jrnic.verbs.MemoryRegion;
+import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.RecvWr;
+import io.jrnic.verbs.SendWr;
+import io.jrnic.verbs.TerminateInfo;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.epoll.Epoll;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Direct data placement from the socket (spec-notes/placement.md): the payload of an FPDU cut across reads is read
+ * into its registered memory before its CRC is checked. A hand-driven peer cuts an FPDU where it likes (its head and
+ * some payload, then, once the responder fed those, the rest), so that the placement is certain; bulk transfers
+ * between two soft devices show every byte right through both read paths (the event loop's, and a polling thread's
+ * with the loop held busy), the counters showing that the path ran.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DirectPlacementTest {
+    private static final int PAYLOAD = 40_000;
+    /** FPDU octets the raw peer sends first: ULPDU_Length, the headers and some payload. */
+    private static final int FIRST = 1000;
+
+    @BeforeEach
+    void epoll() {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "direct placement needs the epoll transport's reads");
+    }
+
+    private static byte[] pattern(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private static byte[] bytes(ByteBuffer b, int at, int n) {
+        byte[] a = new byte[n];
+        b.duplicate().position(at).get(a);
+        return a;
+    }
+
+    private static long counter(SoftPair.Side s, String name) {
+        return s.dev.stats().counter(name);
+    }
+
+    // ---------------------------------------------------------------- one FPDU cut by a raw peer
+
+    /**
+     * Connects to {@code b} as a raw MPA initiator with CRC, sends {@code ulpdu} as one FPDU (its CRC corrupted if
+     * asked) in two writes: the first {@link #FIRST} octets, then, once {@code b} fed them, the rest. Returns the
+     * Terminate {@code b} sent back (a bad CRC); with a good CRC, null once {@code done} holds (the QP still in RTS).
+     */
+    private static Terminate cutFpdu(SoftPair.Side b, ByteBuf ulpdu, boolean corruptCrc,
+            java.util.function.BooleanSupplier done) throws Exception {
+        return cutFpdu(b, ulpdu, corruptCrc, () -> { }, done);
+    }
+
+    /** As above, running {@code between} once the head is in and before the rest is sent; null {@code done}: a Terminate is expected. */
+    private static Terminate cutFpdu(SoftPair.Side b, ByteBuf ulpdu, boolean corruptCrc, Runnable between,
+            java.util.function.BooleanSupplier done) throws Exception {
+        Listener l = b.cm.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults());
+        l.onConnectRequest(r -> r.accept(b.qp, AcceptOptions.defaults()));
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), l.localAddress().getPort())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            MpaParameters p = RawMpaInitiator.handshake(s);
+            assertTrue(p.crc());
+            ByteBuf fpdu = Unpooled.buffer();
+            p.newEncoder().encode(ulpdu, fpdu);
+            ulpdu.release();
+            if (corruptCrc) {
+                int last = fpdu.writerIndex() - 1;
+                fpdu.setByte(last, fpdu.getByte(last) ^ 0x01);
+            }
+            RawMpaInitiator.write(out, fpdu.readRetainedSlice(FIRST));
+            SoftPair.eventually(() -> counter(b, "rxBytes") == FIRST); // the head is in: the rest is one read away
+            between.run();
+            RawMpaInitiator.write(out, fpdu);
+            if (done != null) {
+                SoftPair.eventually(done);
+                assertEquals(QpState.RTS, b.qp.state(), "the stream goes on");
+                return null;
+            }
+            Terminate[] got = new Terminate[1];
+            FpduDecoder dec = p.newDecoder(new FpduListener() {
+                @Override
+                public void onFpdu(ByteBuf u, long pos, CrcCheck crc) {
+                    got[0] = TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(), TerminateDecoder.Mode.STRICT);
+                }
+
+                @Override
+                public void onError(LlpError error, long pos, String detail) {
+                    throw new AssertionError(detail);
+                }
+            });
+            InputStream in = s.getInputStream();
+            byte[] chunk = new byte[256];
+            while (got[0] == null) {
+                int n = in.read(chunk);
+                assertTrue(n > 0, "stream closed before a Terminate");
+                dec.feed(Unpooled.wrappedBuffer(chunk, 0, n));
+            }
+            return got[0];
+        }
+    }
+
+    private static ByteBuf write(MemoryRegion mr, int to, byte[] payload) {
+        return RawMpaInitiator.ulpdu(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true),
+                u -> u.writeInt(mr.stag()).writeLong(to).writeBytes(payload));
+    }
+
+    private static ByteBuf send(byte[] payload) {
+        return RawMpaInitiator.ulpdu(RdmapControl.controlWord(RdmapOpcode.SEND, true),
+                u -> u.writeInt(0).writeInt(0).writeInt(1).writeInt(0).writeBytes(payload)); // RsvdULP, QN 0, MSN 1, MO 0
+    }
+
+    @Test
+    void aWritePayloadCutAcrossReadsIsReadStraightIntoTheRegion() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD + 4096);
+            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            byte[] payload = pattern(PAYLOAD, 1);
+            cutFpdu(b, write(mr, 333, payload), false, () -> counter(b, "rxFpdus") == 1);
+            assertArrayEquals(payload, bytes(mem, 333, PAYLOAD));
+            assertEquals(1, counter(b, "rxDirectFpdus"), "placed before its CRC was checked");
+            assertEquals(PAYLOAD - (FIRST - 2 - 14), counter(b, "rxDirectBytes"), "the rest of the payload, read in place");
+        }
+    }
+
+    @Test
+    void aSendPayloadCutAcrossReadsIsReadStraightIntoThePostedReceive() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD + 4096);
+            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE);
+            b.qp.postRecv(RecvWr.of(5, mr.sge(91, PAYLOAD + 1)));
+            byte[] payload = pattern(PAYLOAD - 1, 2); // odd: a pad
+            cutFpdu(b, send(payload), false, () -> counter(b, "rxFpdus") == 1);
+            assertEquals(1, counter(b, "rxDirectFpdus"), "placed before its CRC was checked");
+            Completion c = b.awaitOne();
+            assertEquals(CompletionStatus.SUCCESS, c.status());
+            assertEquals(CompletionOpcode.RECV, c.opcode());
+            assertEquals(PAYLOAD - 1, c.byteLength());
+            assertArrayEquals(payload, bytes(mem, 91, PAYLOAD - 1));
+            assertEquals(PAYLOAD - 1 - (FIRST - 2 - 18), counter(b, "rxDirectBytes"));
+        }
+    }
+
+    /**
+     * A bad CRC on an FPDU whose payload was read into its target: the Terminate of a copied FPDU (LLP CRC error, no
+     * header attached, RFC 5044 section 8), the QP to ERROR, and the target holds the FPDU's octets (what
+     * spec-notes/placement.md says a consumer may see: the memory's content is undefined, no completion says it
+     * is good).
+     */
+    @Test
+    void aBadCrcOnAPlacedWriteIsTheSameTerminateAndTheRegionMayHoldItsOctets() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD);
+            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            byte[] payload = pattern(PAYLOAD, 3);
+            Terminate t = cutFpdu(b, write(mr, 0, payload), true, () -> { }, null);
+            assertEquals(2, t.layer());
+            assertEquals(0, t.errorType());
+            assertEquals(0x02, t.errorCode());
+            assertTrue(!t.d() && !t.r(), "nothing of the FPDU is trusted: no header attached");
+            assertEquals(new TerminateInfo(2, 0, 0x02, false), b.awaitEvent(AsyncEventType.QP_TERMINATE_SENT).terminate());
+            SoftPair.eventually(() -> b.qp.state() == QpState.ERROR);
+            assertEquals(1, counter(b, "crcErrors"));
+            assertEquals(0, counter(b, "rxDirectFpdus"), "never acted on");
+            assertEquals(PAYLOAD - (FIRST - 2 - 14), counter(b, "rxDirectBytes"));
+            assertArrayEquals(payload, bytes(mem, 0, PAYLOAD), "placed before the CRC was checked");
+        }
+    }
+
+    /**
+     * The region deregistered while a Write's payload is being placed into it (after its head was checked): once the
+     * CRC checked good the Write is checked again as a copied one is, and the STag no longer works: the Terminate of a
+     * Write to an invalid STag (DDP tagged 0x00, the DDP header attached), as the copy path sends; the rest of the
+     * payload is not written into the deregistered memory.
+     */
+    @Test
+    void aRegionDeregisteredUnderAPlacedWriteIsTheCopyPathsTerminate() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD);
+            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            Terminate t = cutFpdu(b, write(mr, 0, pattern(PAYLOAD, 5)), false, mr::close, null);
+            assertEquals(1, t.layer());
+            assertEquals(1, t.errorType());
+            assertEquals(0x00, t.errorCode());
+            assertTrue(t.d(), "the DDP header attached, as for any Write to a bad STag");
+            assertEquals(new TerminateInfo(1, 1, 0x00, false), b.awaitEvent(AsyncEventType.QP_TERMINATE_SENT).terminate());
+            assertEquals(1, counter(b, "rxDirectFpdus"), "its CRC was good: it was acted on, and refused");
+            assertEquals(0, counter(b, "crcErrors"));
+            assertEquals(0, counter(b, "rxDirectBytes"), "nothing read into the memory once it was deregistered");
+            int before = FIRST - 2 - 14; // placed with the head, before the deregistration
+            assertArrayEquals(new byte[PAYLOAD - before], bytes(mem, before, PAYLOAD - before),
+                    "the deregistered memory is not written");
+        }
+    }
+
+    /** The same for a Send: its receive completes only as flushed (no completion reports the data good). */
+    @Test
+    void aBadCrcOnAPlacedSendFlushesTheReceive() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD);
+            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE);
+            b.qp.postRecv(RecvWr.of(9, mr.sge()));
+            Terminate t = cutFpdu(b, send(pattern(PAYLOAD, 4)), true, () -> { }, null);
+            assertEquals(2, t.layer());
+            assertEquals(0x02, t.errorCode());
+            assertTrue(!t.d() && !t.r());
+            Completion c = b.awaitOne();
+            assertEquals(9, c.id());
+            assertEquals(CompletionStatus.WR_FLUSH_ERROR, c.status());
+            assertEquals(QpState.ERROR, b.qp.state());
+            assertTrue(counter(b, "rxDirectBytes") > 0);
+        }
+    }
+
+    // ---------------------------------------------------------------- bulk transfers, both read paths
+
+    private static final int MIB = 1024 * 1024;
+
+    /** Polls {@code s}'s CQ for one completion (spinning: a polling thread's reads), bounded by the test's timeout. */
+    private static Completion spin(SoftPair.Side s) {
+        Completion[] c = Completion.array(1);
+        while (s.cq.poll(c) == 0) {
+            Thread.onSpinWait();
+        }
+        return c[0].snapshot();
+    }
+
+    /** Waits on {@code s}'s completion channel (the event loop reads and notifies). */
+    private static Completion block(SoftPair.Side s) throws InterruptedException {
+        Completion[] c = Completion.array(1);
+        while (true) {
+            s.cq.requestNotify(false);
+            if (s.cq.poll(c) == 1) {
+                return c[0].snapshot();
+            }
+            s.channel.await(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** One completion on the receiving side {@code s}: polled with its loop held (inPlace), else waited for. */
+    private static Completion receive(SoftPair.Side s, boolean inPlace) throws InterruptedException {
+        if (!inPlace) {
+            return block(s);
+        }
+        CountDownLatch release = SoftPair.holdLoop(SoftPair.engineOf(s.qp).channel().eventLoop());
+        try {
+            return spin(s); // only this thread's reads can bring it
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private static void assertPlaced(SoftPair.Side s, boolean inPlace) {
+        System.out.println("DirectPlacementTest: rx " + counter(s, "rxBytes") + " octets in " + counter(s, "rxFpdus") + " FPDUs");
+        assertTrue(counter(s, "rxDirectFpdus") > 0, "no payload was read straight into its target");
+        assertTrue(counter(s, "rxDirectBytes") > 0);
+        if (inPlace) {
+            assertTrue(counter(s, "rxInPlaceBytes") > 0);
+        }
+        System.out.println("DirectPlacementTest: " + (inPlace ? "in place" : "loop") + ": " + counter(s, "rxDirectFpdus")
+                + " FPDUs, " + counter(s, "rxDirectBytes") + " of " + counter(s, "rxBytes") + " octets placed directly");
+    }
+
+    @ParameterizedTest(name = "polling thread reads: {0}")
+    @ValueSource(booleans = {false, true})
+    void bulkWritesLandByteForByte(boolean inPlace) throws Exception {
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            int len = 5 * MIB + 12_345;
+            byte[] data = pattern(len, 10);
+            ByteBuffer src = ByteBuffer.allocateDirect(len + 333).position(333);
+            src.put(data);
+            ByteBuffer dst = ByteBuffer.allocateDirect(len + 1000);
+            MemoryRegion s = p.a.pd.register(src, Access.LOCAL_WRITE);
+            MemoryRegion d = p.b.pd.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion rb = p.b.pd.register(ByteBuffer.allocateDirect(64), Access.LOCAL_WRITE);
+            p.b.qp.postRecv(RecvWr.of(1, rb.sge()));
+            p.a.qp.postSend(SendWr.rdmaWrite().id(1).local(s, 333, len).remote(d.stag(), 777));
+            p.a.qp.postSend(SendWr.send().id(2).local(s, 333, 16)); // behind the Write: its arrival means the Write landed
+            Completion c = receive(p.b, inPlace);
+            assertEquals(CompletionStatus.SUCCESS, c.status());
+            assertArrayEquals(data, bytes(dst, 777, len));
+            assertPlaced(p.b, inPlace);
+        }
+    }
+
+    @ParameterizedTest(name = "polling thread reads: {0}")
+    @ValueSource(booleans = {false, true})
+    void bulkReadsLandByteForByte(boolean inPlace) throws Exception {
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            int len = 3 * MIB + 7;
+            byte[] data = pattern(len, 11);
+            ByteBuffer src = ByteBuffer.allocateDirect(len + 50).position(50);
+            src.put(data);
+            ByteBuffer sink = ByteBuffer.allocateDirect(len + 4097);
+            MemoryRegion s = p.b.pd.register(src, Access.LOCAL_WRITE, Access.REMOTE_READ);
+            MemoryRegion d = p.a.pd.register(sink, Access.LOCAL_WRITE);
+            p.a.qp.postSend(SendWr.rdmaRead().id(3).local(d, 4097, len).remote(s.stag(), 50).signaled());
+            Completion c = receive(p.a, inPlace);
+            assertEquals(CompletionStatus.SUCCESS, c.status());
+            assertEquals(CompletionOpcode.RDMA_READ, c.opcode());
+            assertArrayEquals(data, bytes(sink, 4097, len));
+            assertPlaced(p.a, inPlace);
+        }
+    }
+
+    @ParameterizedTest(name = "polling thread reads: {0}")
+    @ValueSource(booleans = {false, true})
+    void bulkSendsLandByteForByte(boolean inPlace) throws Exception {
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            int len = MIB + 3;
+            int messages = 4;
+            ByteBuffer src = ByteBuffer.allocateDirect(messages * len);
+            byte[][] data = new byte[messages][];
+            for (int i = 0; i < messages; i++) {
+                data[i] = pattern(len, 20 + i);
+                src.put(data[i]);
+            }
+            ByteBuffer dst = ByteBuffer.allocateDirect(messages * (len + 91));
+            MemoryRegion s = p.a.pd.register(src, Access.LOCAL_WRITE);
+            MemoryRegion d = p.b.pd.register(dst, Access.LOCAL_WRITE);
+            for (int i = 0; i < messages; i++) {
+                p.b.qp.postRecv(RecvWr.of(i, d.sge(i * (len + 91) + 91, len)));
+            }
+            for (int i = 0; i < messages; i++) {
+                p.a.qp.postSend(SendWr.send().id(i).local(s, i * len, len));
+            }
+            for (int i = 0; i < messages; i++) {
+                Completion c = receive(p.b, inPlace);
+                assertEquals(CompletionStatus.SUCCESS, c.status());
+                assertEquals(i, c.id());
+                assertEquals(len, c.byteLength());
+                assertArrayEquals(data[i], bytes(dst, i * (len + 91) + 91, len), "message " + i);
+            }
+            assertPlaced(p.b, inPlace);
+        }
+    }
+}
