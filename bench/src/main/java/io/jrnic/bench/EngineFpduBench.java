@@ -39,14 +39,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * The engine's data path per FPDU, without a socket (a Netty EmbeddedChannel stands for the stream), CRC on:
  * {@code tx}: one RDMA WRITE of one FPDU posted, framed, written to the channel, its write completed and the
  * WR retired; {@code rx}: one RDMA WRITE FPDU decoded, CRC-checked, validated and placed. Run with
- * {@code -prof gc} for the allocation per FPDU ({@code gc.alloc.rate.norm}, B/op). Payloads of 1 KiB take the
- * copy path, 16 KiB of direct memory the zero-copy path (a retained slice of the region's memory).
+ * {@code -prof gc} for the allocation per FPDU ({@code gc.alloc.rate.norm}, B/op). Payloads of 64 B and 1 KiB take
+ * the copy path, 16 KiB of direct memory the zero-copy path (a reused view of the region's memory).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class EngineFpduBench {
-    @Param({"1024", "16384"})
+    @Param({"64", "1024", "16384"})
     public int payload;
 
     /** heap, unpooled-direct (a ByteBuffer.allocateDirect registration) or pooled-direct (a pooled ByteBuf). */

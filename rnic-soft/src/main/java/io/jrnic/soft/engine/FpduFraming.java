@@ -21,13 +21,13 @@ import io.netty.buffer.Unpooled;
  * staging buffer (made at the first FPDU) and the flyweights are reused for every segment.
  *
  * <p>Zero-copy transmit: a payload segment of at least {@link #ZERO_COPY_MIN} octets in direct memory,
- * markers off, is not copied: the channel gets a retained slice of the registered memory between two
+ * markers off, is not copied: the channel gets a reused view ({@link PayloadSlice}) of the registered memory between two
  * small buffers holding ULPDU_Length plus headers and PAD plus CRC (computed over the memory in place).
  */
 final class FpduFraming {
     /**
      * Smallest payload segment sent zero-copy. Below it the copy into the batch is cheaper than the two
-     * extra outbound-buffer entries (and iovecs) and the retained slice a zero-copy segment costs; heap
+     * extra outbound-buffer entries (and iovecs) a zero-copy segment costs; heap
      * memory is always copied (the socket write would copy it into a direct buffer anyway).
      */
     static final int ZERO_COPY_MIN = 4096;

@@ -19,7 +19,7 @@ import io.netty.channel.Channel;
  * section 5.2); answers to Read Requests go first at message boundaries.
  *
  * <p>Zero-copy transmit: a payload segment of at least {@link FpduFraming#ZERO_COPY_MIN} octets in direct memory,
- * markers off, is not copied but written as a retained slice of the registered memory ({@link FpduFraming}).
+ * markers off, is not copied but written as a reused view of the registered memory ({@link PayloadSlice}).
  * A work request whose payload went this way completes only when its last slice has left the channel's
  * outbound buffer (its {@link WireMark}), so the consumer may reuse the memory after the completion.
  *

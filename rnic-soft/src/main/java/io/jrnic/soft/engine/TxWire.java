@@ -28,6 +28,9 @@ final class TxWire {
     /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
     static final int BATCH_SLOTS = 12;
     static final int GLUE_SLOTS = 32;
+    /** Payload views per QP: first ring size, and the most kept (the high water mark in 4 KiB segments, and more). */
+    static final int SLICE_SLOTS = 16;
+    static final int MAX_SLICE_SLOTS = 1024;
 
     private final QpEngine qp;
     private final Channel ch;
@@ -38,6 +41,10 @@ final class TxWire {
     private final OutboundBuffers glue;
     private ByteBuf batch;
     private boolean unflushed;
+    /** Zero-copy payload views, reused once the channel released them (see {@link PayloadSlice}). */
+    private PayloadSlice[] slices = new PayloadSlice[SLICE_SLOTS];
+    private int sliceCount;
+    private int nextSlice;
     /** Zero-copy WRs finished since the last flush: they complete together, by one mark. */
     private SqEntry lastFinishedOnWire;
     /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (marks are released in order). */
@@ -99,11 +106,35 @@ final class TxWire {
         return !inPlace;
     }
 
-    /** Writes the batch so far, then a retained slice of {@code mem} (a zero-copy payload). */
+    /** Writes the batch so far, then a view of {@code mem[index, index + len)} (a zero-copy payload). */
     void writeSlice(ByteBuf mem, int index, int len) {
         writeBatch();
-        ch.write(mem.retainedSlice(index, len), quiet);
+        ch.write(slice().wrap(mem, index, len), quiet);
     }
+
+    /**
+     * A free payload view: the views made so far are scanned from the oldest written (the channel releases its
+     * writes in order, so that one is free unless every view is in flight); when none is free another is made, up
+     * to {@link #MAX_SLICE_SLOTS} (the ring grows), past that a one-off.
+     */
+    private PayloadSlice slice() {
+        PayloadSlice[] r = slices;
+        for (int n = 0; n < sliceCount; n++) {
+            int k = nextSlice;
+            nextSlice = k + 1 == sliceCount ? 0 : k + 1;
+            if (r[k].free()) {
+                return r[k];
+            }
+        }
+        if (sliceCount == r.length) {
+            if (r.length == MAX_SLICE_SLOTS) {
+                return new PayloadSlice();
+            }
+            slices = r = java.util.Arrays.copyOf(r, r.length * 2);
+        }
+        return r[sliceCount++] = new PayloadSlice();
+    }
+
 
     /** {@code mem[index, index + len)} as the reused NIO view (no allocation while the memory is the same). */
     ByteBuffer view(ByteBuf mem, int index, int len) {
@@ -319,5 +350,8 @@ final class TxWire {
         }
         batches.release();
         glue.release();
+        java.util.Arrays.fill(slices, null); // views still in flight are released by the channel
+        sliceCount = 0;
+        nextSlice = 0;
     }
 }
