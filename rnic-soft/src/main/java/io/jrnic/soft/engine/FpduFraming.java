@@ -3,6 +3,7 @@ package io.jrnic.soft.engine;
 import io.jrnic.ddp.TaggedHeader;
 import io.jrnic.ddp.UntaggedHeader;
 import io.jrnic.mpa.FpduEncoder;
+import io.jrnic.mpa.Markers;
 import io.jrnic.rdmap.AtomicRequestHeader;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapOpcode;
@@ -36,6 +37,17 @@ final class FpduFraming {
     private final TxWire wire;
     private final FpduEncoder encoder;
     private final int mulpdu;
+    /**
+     * With markers: the most octets an FPDU takes on the wire (what the MULPDU's FPDU takes where it meets the most
+     * markers, the EMSS when the MULPDU is from the MSS); each FPDU is sized to fill it ({@link #maxUlpdu}).
+     */
+    private final int fpduBudget;
+    /** The stream position of the current message's first FPDU (segments are counted from it). */
+    private long segmentBase;
+    /** Octets past a boundary the small FPDU that crosses an unreachable boundary ends at, about. */
+    private static final int CROSSING_ROOM = 64;
+    /** Below this ULPDU an aligned cut is not worth an FPDU: the FPDU is sized by the budget alone. */
+    private static final int MIN_ALIGNED_ULPDU = 32;
     /** Header (and copied payload) staging of one ULPDU; allocated at the first FPDU, so an idle QP holds none. */
     private ByteBuf ulpdu;
     private final TaggedHeader tagged = new TaggedHeader();
@@ -50,6 +62,34 @@ final class FpduFraming {
         this.wire = wire;
         this.encoder = new FpduEncoder(p.crc(), p.markersTx());
         this.mulpdu = p.mulpdu();
+        this.fpduBudget = p.markersTx() ? Markers.maxRawLength(true, mulpdu) : 0;
+    }
+
+    /**
+     * The largest ULPDU the next FPDU carries: the MULPDU without markers. With markers, FPDUs are cut to keep
+     * TCP's segments of {@link #fpduBudget} octets, counted from the message's first FPDU, one FPDU each (RFC 5044,
+     * FPDU alignment): an FPDU ends on the next segment boundary, markers included, where it fits (so an FPDU that
+     * meets fewer markers carries more ULPDU than the MULPDU); no FPDU can end on a boundary that a marker precedes
+     * (those four octets would be the next FPDU's leading marker), so there the FPDU ends four octets short and the
+     * next one, small, crosses the boundary, and the FPDU after it ends on the following boundary again.
+     */
+    int maxUlpdu() {
+        if (fpduBudget == 0) {
+            return mulpdu;
+        }
+        long s = encoder.streamPosition();
+        long t = s + fpduBudget - Math.floorMod(s - segmentBase, fpduBudget); // the next boundary after s
+        int room = (int) (t - s);
+        if ((t - Markers.LENGTH) % Markers.INTERVAL == 0) {
+            room = room > Markers.LENGTH ? room - Markers.LENGTH : Markers.LENGTH + CROSSING_ROOM;
+        }
+        int u = encoder.maxUlpduWithin(Math.min(room, fpduBudget));
+        return u >= MIN_ALIGNED_ULPDU ? u : Math.max(mulpdu, encoder.maxUlpduWithin(fpduBudget));
+    }
+
+    /** A message of several FPDUs starts at the next FPDU: TCP's segments are counted from there. */
+    void messageStarts() {
+        segmentBase = encoder.streamPosition();
     }
 
     /** The ULPDU being staged: the headers so far, for the caller to append the rest of a header-only segment. */
