@@ -44,8 +44,6 @@ final class FpduFraming {
     private final int fpduBudget;
     /** The stream position of the current message's first FPDU (segments are counted from it). */
     private long segmentBase;
-    /** Octets past a boundary the small FPDU that crosses an unreachable boundary ends at, about. */
-    private static final int CROSSING_ROOM = 64;
     /** Below this ULPDU an aligned cut is not worth an FPDU: the FPDU is sized by the budget alone. */
     private static final int MIN_ALIGNED_ULPDU = 32;
     /** Header (and copied payload) staging of one ULPDU; allocated at the first FPDU, so an idle QP holds none. */
@@ -68,10 +66,10 @@ final class FpduFraming {
     /**
      * The largest ULPDU the next FPDU carries: the MULPDU without markers. With markers, FPDUs are cut to keep
      * TCP's segments of {@link #fpduBudget} octets, counted from the message's first FPDU, one FPDU each (RFC 5044,
-     * FPDU alignment): an FPDU ends on the next segment boundary, markers included, where it fits (so an FPDU that
-     * meets fewer markers carries more ULPDU than the MULPDU); no FPDU can end on a boundary that a marker precedes
-     * (those four octets would be the next FPDU's leading marker), so there the FPDU ends four octets short and the
-     * next one, small, crosses the boundary, and the FPDU after it ends on the following boundary again.
+     * FPDU alignment): an FPDU ends on the next segment boundary, markers included (so an FPDU that meets fewer
+     * markers carries more ULPDU than the MULPDU). No FPDU can end on a boundary a marker precedes (those four
+     * octets are the next FPDU's leading marker): there the FPDU ends four octets short, and the next one, whose
+     * leading marker closes that segment, fills the following segment from its ULPDU_Length on.
      */
     int maxUlpdu() {
         if (fpduBudget == 0) {
@@ -79,11 +77,14 @@ final class FpduFraming {
         }
         long s = encoder.streamPosition();
         long t = s + fpduBudget - Math.floorMod(s - segmentBase, fpduBudget); // the next boundary after s
+        if (t - s == Markers.LENGTH && Markers.leadingMarker(s)) {
+            t += fpduBudget; // this FPDU's leading marker ends the segment before; its ULPDU_Length opens the next
+        }
         int room = (int) (t - s);
         if ((t - Markers.LENGTH) % Markers.INTERVAL == 0) {
-            room = room > Markers.LENGTH ? room - Markers.LENGTH : Markers.LENGTH + CROSSING_ROOM;
+            room -= Markers.LENGTH;
         }
-        int u = encoder.maxUlpduWithin(Math.min(room, fpduBudget));
+        int u = encoder.maxUlpduWithin(room);
         return u >= MIN_ALIGNED_ULPDU ? u : Math.max(mulpdu, encoder.maxUlpduWithin(fpduBudget));
     }
 
