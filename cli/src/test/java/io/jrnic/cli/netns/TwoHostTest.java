@@ -299,7 +299,10 @@ class TwoHostTest {
             assertEquals(0, straddling, "FPDUs straddling two TCP segments");
         }
         TsharkOracle tshark = TsharkOracle.find();
-        if (tshark != null && aligned) { // the second opinion where tshark is installed (CI installs it)
+        // the second opinion where tshark is installed (CI installs it); not with markers: tshark 4.0.17 stops
+        // decoding a direction at the first FPDU that starts on a marker (wire reference, spec-notes/decode-checks.md),
+        // and aligned FPDUs start on one (a segment boundary at a multiple of 512) on about one boundary in 64
+        if (tshark != null && aligned && !markers) {
             List<String> rows = tshark.fpduRows(pcap);
             assertEquals(fpdus, rows.size(), "tshark finds every FPDU");
             assertTrue(rows.stream().allMatch(r -> r.endsWith(",good")), "tshark: Good CRC32 on every FPDU");
