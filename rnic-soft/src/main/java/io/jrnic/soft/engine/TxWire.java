@@ -67,6 +67,7 @@ final class TxWire {
     /** Octets an in-place write left over: the event loop writes them before anything else. */
     private ByteBuf handover;
     private final Runnable handoverTask = this::lockedFlush;
+    private final Runnable flushTask = this::flush;
 
     TxWire(QpEngine qp, Channel ch, int mulpdu, long stallTimeoutMillis) {
         this.qp = qp;
@@ -285,7 +286,7 @@ final class TxWire {
     }
 
     private void lockedFlush() {
-        qp.locked(this::flush);
+        qp.locked(flushTask);
     }
 
     // ---------------------------------------------------------------- backpressure
