@@ -19,7 +19,8 @@ import java.nio.channels.ScatteringByteChannel;
  * every memory kind but Netty's pooled buffers). The view keeps the memory retained while the channel holds it; the
  * channel's release (once the bytes left the outbound buffer, or the write failed) gives the memory back and makes
  * the view free again, which {@link TxWire} sees ({@link #free()}) and reuses. Gathering writes see the memory
- * itself: its address ({@code writev} on epoll) or its NIO buffer (NIO). Each view writes only its own fields; the
+ * itself: its address ({@code writev} on epoll, nothing allocated) or its NIO buffer (the NIO transport, off Linux:
+ * a new {@code ByteBuffer} duplicate per write, as for Netty's own slices). Each view writes only its own fields; the
  * release may run on the event loop without the QP's token, so {@link #free} is volatile and written last.
  */
 final class PayloadSlice extends AbstractReferenceCountedByteBuf {
