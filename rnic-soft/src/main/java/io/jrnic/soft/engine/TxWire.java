@@ -171,6 +171,19 @@ final class TxWire {
             writeInPlace();
             return;
         }
+        if (lastFinishedOnWire == null && batch != null) {
+            // the common case: the batch is the last write before the flush, one pass through the pipeline for both
+            if (handover != null) {
+                ByteBuf h = handover;
+                handover = null;
+                ch.write(h, quiet);
+            }
+            ByteBuf b = batch;
+            batch = null;
+            unflushed = false;
+            ch.writeAndFlush(b, quiet);
+            return;
+        }
         writeBatch();
         if (lastFinishedOnWire != null) {
             // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
