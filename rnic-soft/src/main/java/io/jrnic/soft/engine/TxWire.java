@@ -190,8 +190,9 @@ final class TxWire {
             lastFinishedOnWire.lastOnWire = true;
             lastFinishedOnWire = null;
             WireMark m = freeMarks.poll();
-            ch.write(m == null ? new WireMark(this, ch) : m.arm(), quiet);
-            unflushed = true;
+            unflushed = false;
+            ch.writeAndFlush(m == null ? new WireMark(this, ch) : m.arm(), quiet);
+            return;
         }
         if (unflushed) {
             unflushed = false;
