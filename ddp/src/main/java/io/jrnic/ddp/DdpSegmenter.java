@@ -64,6 +64,21 @@ public final class DdpSegmenter {
         this.done = false;
     }
 
+    /**
+     * Advances to the next segment, which carries at most {@code maxPayload} octets: for an LLP whose MULPDU varies
+     * from FPDU to FPDU (MPA with markers sizes each FPDU from its stream position, RFC 5044); false when the
+     * message has no more segments.
+     *
+     * @throws IllegalArgumentException if {@code maxPayload} is not positive
+     */
+    public boolean next(int maxPayload) {
+        if (maxPayload <= 0) {
+            throw new IllegalArgumentException("no payload fits a segment: " + maxPayload);
+        }
+        this.maxPayload = maxPayload;
+        return next();
+    }
+
     /** Advances to the next segment; false when the message has no more segments. */
     public boolean next() {
         if (done) {

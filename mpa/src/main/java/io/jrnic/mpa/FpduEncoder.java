@@ -87,6 +87,22 @@ public final class FpduEncoder {
         return lo;
     }
 
+    /**
+     * The largest ULPDU the next FPDU can carry in at most {@code rawBudget} octets on the wire, markers included: with
+     * markers, an FPDU that holds fewer markers than the most its size can meet carries more ULPDU, so every FPDU
+     * fills a segment of {@code rawBudget} octets exactly (FPDU alignment, RFC 5044 section 8 and appendix A: one
+     * FPDU per TCP segment; a MULPDU from the EMSS with room for the most markers leaves an FPDU with fewer 4 octets
+     * short and the next FPDU's first octets fill its segment). Capped at {@link #maxUlpduLength()}; -1 when not
+     * even an empty ULPDU fits.
+     */
+    public int maxUlpduWithin(int rawBudget) {
+        int u = Markers.maxUlpduWithin(streamPosition, markers, rawBudget);
+        if (u >= Markers.MAX_ULPDU_LENGTH - 2 * Markers.INTERVAL) {
+            u = Math.min(u, maxUlpduLength());
+        }
+        return u;
+    }
+
     /** Writes one FPDU carrying the readable bytes of {@code ulpdu} (its indices unchanged). */
     public void encode(ByteBuf ulpdu, ByteBuf out) {
         encode(ulpdu, null, out);

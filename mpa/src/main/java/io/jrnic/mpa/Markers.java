@@ -57,6 +57,45 @@ public final class Markers {
         return lead + content + LENGTH * interiorMarkers(fpduStart + lead, content);
     }
 
+    /**
+     * The most octets an FPDU carrying a ULPDU of {@code ulpduLength} takes on the wire wherever it starts (FPDUs
+     * start on multiple of 4): with markers, the most markers its octets can hold.
+     */
+    public static int maxRawLength(boolean markers, int ulpduLength) {
+        int most = 0;
+        for (int start = 0; start < INTERVAL; start += 4) {
+            most = Math.max(most, rawLength(start, markers, ulpduLength));
+        }
+        return most;
+    }
+
+    /**
+     * The largest ULPDU whose FPDU, starting at stream position {@code fpduStart} (a multiple of 4), takes at most
+     * {@code rawBudget} octets on the wire, markers included; -1 when not even an empty ULPDU fits. Not capped at
+     * 65535 nor by the FPDUPTR's 16 bits (the caller caps).
+     */
+    public static int maxUlpduWithin(long fpduStart, boolean markers, int rawBudget) {
+        if (!markers) {
+            int c = rawBudget & ~3;
+            return c < 8 ? -1 : c - FRAMING_OVERHEAD;
+        }
+        int room = rawBudget - (leadingMarker(fpduStart) ? LENGTH : 0);
+        long lengthPos = fpduStart + (leadingMarker(fpduStart) ? LENGTH : 0);
+        if (room < 8) {
+            return -1;
+        }
+        // content c (ULPDU_Length .. CRC, a multiple of 4) fits when c + 4 * interior markers <= room; interior
+        // markers never exceed 1 + (c - 1) / 508, so this c fits, and the largest is at most a few steps above it
+        int c = (room - LENGTH * (1 + (room - 1) / (INTERVAL - LENGTH))) & ~3;
+        while (c + 4 <= room && c + 4 + LENGTH * interiorMarkers(lengthPos, c + 4) <= room) {
+            c += 4;
+        }
+        if (c < 8 || c + LENGTH * interiorMarkers(lengthPos, c) > room) {
+            return -1;
+        }
+        return c - FRAMING_OVERHEAD;
+    }
+
     /** The largest FPDUPTR an FPDU at {@code fpduStart} would carry (0 with no interior marker). */
     public static int maxFpduPtr(long fpduStart, int ulpduLength) {
         long lengthPos = fpduStart + (leadingMarker(fpduStart) ? LENGTH : 0);

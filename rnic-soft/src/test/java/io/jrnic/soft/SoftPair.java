@@ -52,7 +52,7 @@ final class SoftPair implements AutoCloseable {
             channel = dev.createCompletionChannel();
             cq = dev.createCq(4 * DEPTH, channel, name);
             cm = dev.connectionManager();
-            qp = pd.createQp(QpInit.rc(cq).maxSendWr(DEPTH).maxRecvWr(DEPTH).maxInline(64).context(name));
+            qp = pd.createQp(QpInit.rc(cq).maxSendWr(DEPTH).maxRecvWr(DEPTH).maxSendSge(3).maxInline(64).context(name));
         }
 
         /** Polls until {@code n} completions arrived (bounded by the test's timeout). */

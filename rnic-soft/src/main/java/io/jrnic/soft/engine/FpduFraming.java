@@ -3,6 +3,7 @@ package io.jrnic.soft.engine;
 import io.jrnic.ddp.TaggedHeader;
 import io.jrnic.ddp.UntaggedHeader;
 import io.jrnic.mpa.FpduEncoder;
+import io.jrnic.mpa.Markers;
 import io.jrnic.rdmap.AtomicRequestHeader;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapOpcode;
@@ -21,13 +22,13 @@ import io.netty.buffer.Unpooled;
  * staging buffer (made at the first FPDU) and the flyweights are reused for every segment.
  *
  * <p>Zero-copy transmit: a payload segment of at least {@link #ZERO_COPY_MIN} octets in direct memory,
- * markers off, is not copied: the channel gets a retained slice of the registered memory between two
+ * markers off, is not copied: the channel gets a reused view ({@link PayloadSlice}) of the registered memory between two
  * small buffers holding ULPDU_Length plus headers and PAD plus CRC (computed over the memory in place).
  */
 final class FpduFraming {
     /**
      * Smallest payload segment sent zero-copy. Below it the copy into the batch is cheaper than the two
-     * extra outbound-buffer entries (and iovecs) and the retained slice a zero-copy segment costs; heap
+     * extra outbound-buffer entries (and iovecs) a zero-copy segment costs; heap
      * memory is always copied (the socket write would copy it into a direct buffer anyway).
      */
     static final int ZERO_COPY_MIN = 4096;
@@ -36,6 +37,15 @@ final class FpduFraming {
     private final TxWire wire;
     private final FpduEncoder encoder;
     private final int mulpdu;
+    /**
+     * With markers: the most octets an FPDU takes on the wire (what the MULPDU's FPDU takes where it meets the most
+     * markers, the EMSS when the MULPDU is from the MSS); each FPDU is sized to fill it ({@link #maxUlpdu}).
+     */
+    private final int fpduBudget;
+    /** The stream position of the current message's first FPDU (segments are counted from it). */
+    private long segmentBase;
+    /** Below this ULPDU an aligned cut is not worth an FPDU: the FPDU is sized by the budget alone. */
+    private static final int MIN_ALIGNED_ULPDU = 32;
     /** Header (and copied payload) staging of one ULPDU; allocated at the first FPDU, so an idle QP holds none. */
     private ByteBuf ulpdu;
     private final TaggedHeader tagged = new TaggedHeader();
@@ -50,6 +60,37 @@ final class FpduFraming {
         this.wire = wire;
         this.encoder = new FpduEncoder(p.crc(), p.markersTx());
         this.mulpdu = p.mulpdu();
+        this.fpduBudget = p.markersTx() ? Markers.maxRawLength(true, mulpdu) : 0;
+    }
+
+    /**
+     * The largest ULPDU the next FPDU carries: the MULPDU without markers. With markers, FPDUs are cut to keep
+     * TCP's segments of {@link #fpduBudget} octets, counted from the message's first FPDU, one FPDU each (RFC 5044,
+     * FPDU alignment): an FPDU ends on the next segment boundary, markers included (so an FPDU that meets fewer
+     * markers carries more ULPDU than the MULPDU). No FPDU can end on a boundary a marker precedes (those four
+     * octets are the next FPDU's leading marker): there the FPDU ends four octets short, and the next one, whose
+     * leading marker closes that segment, fills the following segment from its ULPDU_Length on.
+     */
+    int maxUlpdu() {
+        if (fpduBudget == 0) {
+            return mulpdu;
+        }
+        long s = encoder.streamPosition();
+        long t = s + fpduBudget - Math.floorMod(s - segmentBase, fpduBudget); // the next boundary after s
+        if (t - s == Markers.LENGTH && Markers.leadingMarker(s)) {
+            t += fpduBudget; // this FPDU's leading marker ends the segment before; its ULPDU_Length opens the next
+        }
+        int room = (int) (t - s);
+        if ((t - Markers.LENGTH) % Markers.INTERVAL == 0) {
+            room -= Markers.LENGTH;
+        }
+        int u = encoder.maxUlpduWithin(room);
+        return u >= MIN_ALIGNED_ULPDU ? u : Math.max(mulpdu, encoder.maxUlpduWithin(fpduBudget));
+    }
+
+    /** A message of several FPDUs starts at the next FPDU: TCP's segments are counted from there. */
+    void messageStarts() {
+        segmentBase = encoder.streamPosition();
     }
 
     /** The ULPDU being staged: the headers so far, for the caller to append the rest of a header-only segment. */

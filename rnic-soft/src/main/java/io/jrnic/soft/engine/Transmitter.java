@@ -19,7 +19,7 @@ import io.netty.channel.Channel;
  * section 5.2); answers to Read Requests go first at message boundaries.
  *
  * <p>Zero-copy transmit: a payload segment of at least {@link FpduFraming#ZERO_COPY_MIN} octets in direct memory,
- * markers off, is not copied but written as a retained slice of the registered memory ({@link FpduFraming}).
+ * markers off, is not copied but written as a reused view of the registered memory ({@link PayloadSlice}).
  * A work request whose payload went this way completes only when its last slice has left the channel's
  * outbound buffer (its {@link WireMark}), so the consumer may reuse the memory after the completion.
  *
@@ -176,9 +176,12 @@ final class Transmitter {
                 case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE -> {
                     e.msn = ++sendMsn;
                     seg.resetUntagged(e.sgl.total(), mulpdu, UntaggedHeader.HEADER_LENGTH);
+                    framing.messageStarts();
                 }
-                case RDMA_WRITE, RDMA_WRITE_WITH_IMMEDIATE ->
-                        seg.resetTagged(e.sgl.total(), mulpdu, TaggedHeader.HEADER_LENGTH, e.remoteTo);
+                case RDMA_WRITE, RDMA_WRITE_WITH_IMMEDIATE -> {
+                    seg.resetTagged(e.sgl.total(), mulpdu, TaggedHeader.HEADER_LENGTH, e.remoteTo);
+                    framing.messageStarts();
+                }
                 case IMMEDIATE_DATA -> e.msn = ++sendMsn;
                 case RDMA_READ, ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
                     e.msn = ++requestMsn;
@@ -234,7 +237,7 @@ final class Transmitter {
         SqEntry e = cur;
         switch (e.opcode) {
             case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE -> {
-                seg.next();
+                seg.next(framing.maxUlpdu() - UntaggedHeader.HEADER_LENGTH);
                 RdmapOpcode op = sendOpcode(e);
                 framing.untaggedHeader(op, seg.last(), op.carriesInvalidateStag() ? e.invalidateStag : 0,
                         RdmapOpcode.QN_SEND, e.msn, seg.offset());
@@ -249,7 +252,7 @@ final class Transmitter {
                     finish(e, e.sgl.total());
                     return;
                 }
-                seg.next();
+                seg.next(framing.maxUlpdu() - TaggedHeader.HEADER_LENGTH);
                 framing.taggedHeader(RdmapOpcode.RDMA_WRITE, seg.last(), e.remoteStag, seg.offset());
                 curZeroCopy |= framing.encodeFrom(e.sgl, seg.messageOffset(), seg.length());
                 if (seg.last()) {
@@ -321,9 +324,10 @@ final class Transmitter {
         }
         if (!readStarted) {
             seg.resetTagged(j.length, mulpdu, TaggedHeader.HEADER_LENGTH, j.sinkTo);
+            framing.messageStarts();
             readStarted = true;
         }
-        seg.next();
+        seg.next(framing.maxUlpdu() - TaggedHeader.HEADER_LENGTH);
         framing.taggedHeader(RdmapOpcode.RDMA_READ_RESPONSE, seg.last(), j.sinkStag, seg.offset());
         if (seg.length() > 0) {
             framing.encodePayload(j.source.memory(),

@@ -28,6 +28,9 @@ final class TxWire {
     /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
     static final int BATCH_SLOTS = 12;
     static final int GLUE_SLOTS = 32;
+    /** Payload views per QP: first ring size, and the most kept (the high water mark in 4 KiB segments, and more). */
+    static final int SLICE_SLOTS = 16;
+    static final int MAX_SLICE_SLOTS = 1024;
 
     private final QpEngine qp;
     private final Channel ch;
@@ -38,6 +41,10 @@ final class TxWire {
     private final OutboundBuffers glue;
     private ByteBuf batch;
     private boolean unflushed;
+    /** Zero-copy payload views, reused once the channel released them (see {@link PayloadSlice}). */
+    private PayloadSlice[] slices = new PayloadSlice[SLICE_SLOTS];
+    private int sliceCount;
+    private int nextSlice;
     /** Zero-copy WRs finished since the last flush: they complete together, by one mark. */
     private SqEntry lastFinishedOnWire;
     /** Zero-copy WRs whose last slice is in the outbound buffer, oldest first (marks are released in order). */
@@ -60,6 +67,7 @@ final class TxWire {
     /** Octets an in-place write left over: the event loop writes them before anything else. */
     private ByteBuf handover;
     private final Runnable handoverTask = this::lockedFlush;
+    private final Runnable flushTask = this::flush;
 
     TxWire(QpEngine qp, Channel ch, int mulpdu, long stallTimeoutMillis) {
         this.qp = qp;
@@ -99,11 +107,35 @@ final class TxWire {
         return !inPlace;
     }
 
-    /** Writes the batch so far, then a retained slice of {@code mem} (a zero-copy payload). */
+    /** Writes the batch so far, then a view of {@code mem[index, index + len)} (a zero-copy payload). */
     void writeSlice(ByteBuf mem, int index, int len) {
         writeBatch();
-        ch.write(mem.retainedSlice(index, len), quiet);
+        ch.write(slice().wrap(mem, index, len), quiet);
     }
+
+    /**
+     * A free payload view: the views made so far are scanned from the oldest written (the channel releases its
+     * writes in order, so that one is free unless every view is in flight); when none is free another is made, up
+     * to {@link #MAX_SLICE_SLOTS} (the ring grows), past that a one-off.
+     */
+    private PayloadSlice slice() {
+        PayloadSlice[] r = slices;
+        for (int n = 0; n < sliceCount; n++) {
+            int k = nextSlice;
+            nextSlice = k + 1 == sliceCount ? 0 : k + 1;
+            if (r[k].free()) {
+                return r[k];
+            }
+        }
+        if (sliceCount == r.length) {
+            if (r.length == MAX_SLICE_SLOTS) {
+                return new PayloadSlice();
+            }
+            slices = r = java.util.Arrays.copyOf(r, r.length * 2);
+        }
+        return r[sliceCount++] = new PayloadSlice();
+    }
+
 
     /** {@code mem[index, index + len)} as the reused NIO view (no allocation while the memory is the same). */
     ByteBuffer view(ByteBuf mem, int index, int len) {
@@ -139,14 +171,28 @@ final class TxWire {
             writeInPlace();
             return;
         }
+        if (lastFinishedOnWire == null && batch != null) {
+            // the common case: the batch is the last write before the flush, one pass through the pipeline for both
+            if (handover != null) {
+                ByteBuf h = handover;
+                handover = null;
+                ch.write(h, quiet);
+            }
+            ByteBuf b = batch;
+            batch = null;
+            unflushed = false;
+            ch.writeAndFlush(b, quiet);
+            return;
+        }
         writeBatch();
         if (lastFinishedOnWire != null) {
             // the WRs finished zero-copy are done once everything written so far has left the outbound buffer
             lastFinishedOnWire.lastOnWire = true;
             lastFinishedOnWire = null;
             WireMark m = freeMarks.poll();
-            ch.write(m == null ? new WireMark(this, ch) : m.arm(), quiet);
-            unflushed = true;
+            unflushed = false;
+            ch.writeAndFlush(m == null ? new WireMark(this, ch) : m.arm(), quiet);
+            return;
         }
         if (unflushed) {
             unflushed = false;
@@ -254,7 +300,7 @@ final class TxWire {
     }
 
     private void lockedFlush() {
-        qp.locked(this::flush);
+        qp.locked(flushTask);
     }
 
     // ---------------------------------------------------------------- backpressure
@@ -319,5 +365,8 @@ final class TxWire {
         }
         batches.release();
         glue.release();
+        java.util.Arrays.fill(slices, null); // views still in flight are released by the channel
+        sliceCount = 0;
+        nextSlice = 0;
     }
 }
