@@ -95,6 +95,17 @@ final class Cq {
         }
     }
 
+    /** Takes a batch, blocking up to {@code timeout} ({@code CompletionQueue.take}); {@link WorkFailed} as {@link #poll}. */
+    int take(java.time.Duration timeout) throws InterruptedException {
+        int n = cq.take(batch, timeout);
+        for (int i = 0; i < n; i++) {
+            if (!batch[i].isOk()) {
+                throw new WorkFailed(batch[i]);
+            }
+        }
+        return n;
+    }
+
     /** Polls a batch (never blocks); throws {@link WorkFailed} on the first completion in error. */
     int poll() {
         int n = cq.poll(batch);

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * {@code jrnic perf --qps N}: aggregate RDMA WRITE bandwidth of N QPs over one client device and one server device
  * in this process (each device's event loops carry all its QPs), against N TCP streams, each fed by a thread of its
- * own and drained by a thread of its own (batched 64 KiB writes, as {@link TcpPerf#bandwidth}). Each repetition
+ * own, driven by a thread of its own that blocks on the QP's CQ between posts (as each TCP stream's sender blocks in write). Each repetition
  * runs RDMA for the given seconds, then TCP for as long, alternating; the figures are medians over the
  * repetitions. Every RDMA run ends with a check that each QP's target region holds the bytes of its source. The
  * regions are direct memory or heap arrays as {@link MemoryKind} says.
@@ -61,6 +61,11 @@ public final class MultiQpPerf {
         double[] tcp = new double[reps];
         try (RdmaDevice server = Rdma.open(provider); RdmaDevice client = Rdma.open(provider)) {
             Pairs pairs = Pairs.connect(server, client, options, memory, qps, size);
+            // warm-up of each side (not counted), so that neither run pays for the JIT compiling its path
+            say(progress, "warming up " + qps + " QPs RDMA WRITE and " + qps + " TCP streams " + size + " B");
+            long warm = TimeUnit.MILLISECONDS.toNanos(Math.max(1000, seconds * 500L));
+            pairs.writeFor(warm);
+            tcpFor(qps, size, warm);
             for (int k = 0; k < reps; k++) {
                 say(progress, "running " + qps + " QPs RDMA WRITE " + size + " B (" + (k + 1) + "/" + reps + ")");
                 rdma[k] = pairs.writeFor(TimeUnit.SECONDS.toNanos(seconds));
@@ -119,47 +124,68 @@ public final class MultiQpPerf {
             return p;
         }
 
-        /** Every QP keeps WINDOW Writes outstanding for {@code nanos}, from one thread; aggregate MB/s. */
+        /**
+         * Every QP keeps WINDOW Writes outstanding for {@code nanos}, each from a thread of its own that blocks on the
+         * QP's CQ ({@code take}) between posts, as each TCP stream has a sender thread blocking in {@code write}: like
+         * for like, and the posting threads (which transmit in place) spread over the cores as the TCP senders do.
+         * Aggregate MB/s.
+         */
         double writeFor(long nanos) throws Exception {
             int n = senders.size();
-            long[] posted = new long[n];
             long[] done = new long[n];
+            java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+            List<Thread> threads = new ArrayList<>();
             long t0 = System.nanoTime();
             long end = t0 + nanos;
-            Deadline d = Deadline.in(nanos + TimeUnit.SECONDS.toNanos(30));
-            boolean draining = false;
-            while (true) {
-                boolean any = false;
-                boolean open = false;
-                for (int i = 0; i < n; i++) {
-                    int got = cqs.get(i).poll();
-                    done[i] += got;
-                    any |= got > 0;
-                    if (!draining) {
-                        while (posted[i] - done[i] < WINDOW) {
-                            senders.get(i).postSend(SendWr.rdmaWrite().id(posted[i]).local(src.get(i), 0, size)
-                                    .remote(dst.get(i).stag(), 0).signaled());
-                            posted[i]++;
-                        }
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                threads.add(new Thread(() -> {
+                    try {
+                        done[k] = writer(k, end);
+                    } catch (Throwable e) {
+                        failed.compareAndSet(null, e);
                     }
-                    open |= done[i] < posted[i];
+                }, "qps-writer-" + i));
+            }
+            threads.forEach(Thread::start);
+            for (Thread t : threads) {
+                t.join(nanos / 1_000_000 + 60_000);
+                if (t.isAlive()) {
+                    throw new TimeoutException(t.getName() + ": Writes still outstanding 60 s after the run");
                 }
-                if (!draining && System.nanoTime() >= end) {
-                    draining = true;
-                }
-                if (draining && !open) {
-                    break;
-                }
-                if (!any) {
-                    if (d.expired()) {
-                        throw new TimeoutException("Writes still outstanding 30 s after the run");
-                    }
-                    Thread.onSpinWait();
-                }
+            }
+            if (failed.get() instanceof Exception e) {
+                throw e;
+            } else if (failed.get() != null) {
+                throw new IllegalStateException(failed.get());
             }
             long t1 = System.nanoTime();
             long total = Arrays.stream(done).sum();
             return (double) total * size * 1e3 / (t1 - t0);
+        }
+
+        /** QP {@code i}'s thread: WINDOW signaled Writes outstanding until {@code end}, then drained. Writes done. */
+        private long writer(int i, long end) throws Exception {
+            QueuePair qp = senders.get(i);
+            Cq cq = cqs.get(i);
+            long posted = 0;
+            long completed = 0;
+            while (true) {
+                if (System.nanoTime() < end) {
+                    while (posted - completed < WINDOW) {
+                        qp.postSend(SendWr.rdmaWrite().id(posted).local(src.get(i), 0, size)
+                                .remote(dst.get(i).stag(), 0).signaled());
+                        posted++;
+                    }
+                } else if (completed == posted) {
+                    return completed;
+                }
+                int got = cq.take(java.time.Duration.ofSeconds(30));
+                if (got == 0) {
+                    throw new TimeoutException("QP " + i + ": no completion in 30 s");
+                }
+                completed += got;
+            }
         }
 
         /** Null when every target region holds its source's bytes, else what differs. */
