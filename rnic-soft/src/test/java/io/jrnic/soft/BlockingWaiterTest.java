@@ -157,54 +157,7 @@ class BlockingWaiterTest {
 
     /** A SEND ping-pong whose both sides block: {@code take}, or arm + channel await. Every byte checked. */
     private static void pingPong(SoftPair p, boolean channel) throws Exception {
-        byte[] aBytes = new byte[2 * SIZE];
-        MemoryRegion aBuf = p.a.pd.register(aBytes, Access.LOCAL_WRITE);
-        byte[] bBytes = new byte[SIZE];
-        MemoryRegion bBuf = p.b.pd.register(bBytes, Access.LOCAL_WRITE);
-        p.a.qp.postRecv(RecvWr.of(0, aBuf.sge(SIZE, SIZE)));
-        p.b.qp.postRecv(RecvWr.of(0, bBuf.sge(0, SIZE)));
-        AtomicReference<Throwable> echoFailed = new AtomicReference<>();
-        Thread echo = new Thread(() -> {
-            try {
-                Completion[] c = Completion.array(4);
-                for (int got = 0; got < MSGS; ) {
-                    int n = block(p.b, c, channel);
-                    for (int i = 0; i < n; i++) {
-                        assertEquals(CompletionStatus.SUCCESS, c[i].status());
-                        if (c[i].opcode() == CompletionOpcode.RECV) {
-                            got++;
-                            p.b.qp.postRecv(RecvWr.of(got, bBuf.sge(0, SIZE)));
-                            p.b.qp.postSend(SendWr.send().id(got).local(bBuf.sge(0, SIZE)));
-                        }
-                    }
-                }
-            } catch (Throwable t) {
-                echoFailed.set(t);
-            }
-        }, "echo");
-        echo.setDaemon(true);
-        echo.start();
-        byte[] expected = new byte[SIZE];
-        Completion[] c = Completion.array(4);
-        for (int i = 0; i < MSGS; i++) {
-            Arrays.fill(expected, (byte) i);
-            System.arraycopy(expected, 0, aBytes, 0, SIZE);
-            p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)).signaled());
-            boolean replied = false;
-            boolean sent = false;
-            while (!replied || !sent) {
-                int n = block(p.a, c, channel);
-                for (int k = 0; k < n; k++) {
-                    assertEquals(CompletionStatus.SUCCESS, c[k].status(), "message " + i);
-                    replied |= c[k].opcode() == CompletionOpcode.RECV;
-                    sent |= c[k].opcode() == CompletionOpcode.SEND;
-                }
-            }
-            assertArrayEquals(expected, Arrays.copyOfRange(aBytes, SIZE, 2 * SIZE), "reply " + i);
-            p.a.qp.postRecv(RecvWr.of(i + 1, aBuf.sge(SIZE, SIZE)));
-        }
-        echo.join(20_000);
-        assertNull(echoFailed.get());
+        EchoPingPong.run(p, MSGS, SIZE, (side, c) -> block(side, c, channel));
     }
 
     private static int block(SoftPair.Side s, Completion[] c, boolean channel) throws Exception {

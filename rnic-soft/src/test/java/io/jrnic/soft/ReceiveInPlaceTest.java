@@ -34,54 +34,7 @@ class ReceiveInPlaceTest {
         Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
         try (SoftPair p = new SoftPair()) {
             p.connB();
-            byte[] aBytes = new byte[2 * SIZE];
-            MemoryRegion aBuf = p.a.pd.register(aBytes, Access.LOCAL_WRITE);
-            byte[] bBytes = new byte[SIZE];
-            MemoryRegion bBuf = p.b.pd.register(bBytes, Access.LOCAL_WRITE);
-            p.a.qp.postRecv(RecvWr.of(0, aBuf.sge(SIZE, SIZE)));
-            p.b.qp.postRecv(RecvWr.of(0, bBuf.sge(0, SIZE)));
-            AtomicReference<Throwable> echoFailed = new AtomicReference<>();
-            Thread echo = new Thread(() -> {
-                try {
-                    Completion[] c = Completion.array(4);
-                    for (int got = 0; got < MSGS; ) {
-                        int n = spin(p.b, c);
-                        for (int i = 0; i < n; i++) {
-                            assertEquals(CompletionStatus.SUCCESS, c[i].status());
-                            if (c[i].opcode() == io.jrnic.verbs.CompletionOpcode.RECV) {
-                                got++;
-                                p.b.qp.postRecv(RecvWr.of(got, bBuf.sge(0, SIZE)));
-                                p.b.qp.postSend(SendWr.send().id(got).local(bBuf.sge(0, SIZE)));
-                            }
-                        }
-                    }
-                } catch (Throwable t) {
-                    echoFailed.set(t);
-                }
-            }, "echo");
-            echo.setDaemon(true);
-            echo.start();
-            byte[] expected = new byte[SIZE];
-            for (int i = 0; i < MSGS; i++) {
-                Arrays.fill(expected, (byte) i);
-                System.arraycopy(expected, 0, aBytes, 0, SIZE);
-                p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)).signaled());
-                Completion[] c = Completion.array(4);
-                boolean replied = false;
-                boolean sent = false;
-                while (!replied || !sent) {
-                    int n = spin(p.a, c);
-                    for (int k = 0; k < n; k++) {
-                        assertEquals(CompletionStatus.SUCCESS, c[k].status(), "message " + i);
-                        replied |= c[k].opcode() == io.jrnic.verbs.CompletionOpcode.RECV;
-                        sent |= c[k].opcode() == io.jrnic.verbs.CompletionOpcode.SEND;
-                    }
-                }
-                assertArrayEquals(expected, Arrays.copyOfRange(aBytes, SIZE, 2 * SIZE), "reply " + i);
-                p.a.qp.postRecv(RecvWr.of(i + 1, aBuf.sge(SIZE, SIZE)));
-            }
-            echo.join(10_000);
-            assertEquals(null, echoFailed.get());
+            EchoPingPong.run(p, MSGS, SIZE, ReceiveInPlaceTest::spin);
             long a = p.a.dev.stats().counter("rxInPlace");
             long b = p.b.dev.stats().counter("rxInPlace");
             System.out.println("ReceiveInPlaceTest: reads in place A " + a + ", B " + b + " of " + MSGS + " messages each");
