@@ -1,6 +1,5 @@
 package io.jrnic.soft;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,17 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.verbs.Access;
 import io.jrnic.verbs.Completion;
-import io.jrnic.verbs.CompletionOpcode;
 import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.MemoryRegion;
-import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.ResourceClosedException;
 import io.jrnic.verbs.SendWr;
 import io.jrnic.verbs.spi.InputWaiter;
 import io.netty.channel.epoll.Epoll;
 import java.io.File;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
