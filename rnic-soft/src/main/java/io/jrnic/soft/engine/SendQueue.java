@@ -8,27 +8,36 @@ package io.jrnic.soft.engine;
  * by the QP's owner (spec-notes/engine.md); no other thread touches it.
  */
 final class SendQueue {
+    /** A power of two at least the depth, so that a position's slot is a mask, not a 64-bit division. */
     private final SqEntry[] ring;
+    private final int mask;
+    private final int depth;
     /** Monotonic positions: oldest not retired, next to start, next free. */
     private long head;
     private long next;
     private long tail;
 
     SendQueue(int depth) {
-        this.ring = new SqEntry[Math.max(1, depth)];
+        this.depth = Math.max(1, depth);
+        int size = 1;
+        while (size < this.depth) {
+            size <<= 1;
+        }
+        this.ring = new SqEntry[size];
+        this.mask = ring.length - 1;
     }
 
     /** A WR handed over by a poster (through the incoming queue). */
     void add(SqEntry e) {
-        if (tail - head == ring.length) {
-            throw new IllegalStateException("send queue over its depth " + ring.length);
+        if (tail - head == depth) {
+            throw new IllegalStateException("send queue over its depth " + depth);
         }
-        ring[(int) (tail++ % ring.length)] = e;
+        ring[(int) (tail++ & mask)] = e;
     }
 
     /** The next WR to start, or null. */
     SqEntry nextToStart() {
-        return next == tail ? null : ring[(int) (next % ring.length)];
+        return next == tail ? null : ring[(int) (next & mask)];
     }
 
     /** The WR {@link #nextToStart} returned has started. */
@@ -48,7 +57,7 @@ final class SendQueue {
 
     /** The oldest WR not retired, or null. */
     SqEntry oldest() {
-        return head == tail ? null : ring[(int) (head % ring.length)];
+        return head == tail ? null : ring[(int) (head & mask)];
     }
 
     /** Retires and returns the oldest WR, or null. */
@@ -56,7 +65,7 @@ final class SendQueue {
         if (head == tail) {
             return null;
         }
-        int i = (int) (head++ % ring.length);
+        int i = (int) (head++ & mask);
         SqEntry e = ring[i];
         ring[i] = null;
         if (next < head) {
