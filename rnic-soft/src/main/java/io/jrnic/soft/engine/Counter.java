@@ -29,9 +29,7 @@ public enum Counter {
     ORD_HIGH_WATER("outboundReadQueueHighWater"),
     /** Batches the posting thread wrote straight into the socket (transmit in place, no event-loop wake-up). */
     TX_IN_PLACE("txInPlace"),
-    /** Payload octets a posting thread sent zero-copy, gathered into its write in place ({@link InPlaceGather}). */
-    TX_IN_PLACE_GATHERED_BYTES("txInPlaceGatheredBytes"),
-        /** In-place writes the socket did not take whole: the rest went to the event loop. */
+    /** In-place writes the socket did not take whole: the rest went to the event loop. */
     TX_IN_PLACE_HANDOVERS("txInPlaceHandovers"),
     /** Socket reads a thread polling the CQ did itself (receive in place, no event-loop wake-up). */
     RX_IN_PLACE("rxInPlace"),

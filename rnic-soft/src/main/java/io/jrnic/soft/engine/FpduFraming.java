@@ -23,8 +23,7 @@ import io.netty.buffer.Unpooled;
  *
  * <p>Zero-copy transmit: a payload segment of at least {@link #ZERO_COPY_MIN} octets in direct memory,
  * markers off, is not copied: the channel gets a reused view ({@link PayloadSlice}) of the registered memory between two
- * small buffers holding ULPDU_Length plus headers and PAD plus CRC (computed over the memory in place); a posting
- * thread writing into the socket itself gathers the same ranges into its write ({@link InPlaceGather}).
+ * small buffers holding ULPDU_Length plus headers and PAD plus CRC (computed over the memory in place).
  */
 final class FpduFraming {
     /**
@@ -138,7 +137,7 @@ final class FpduFraming {
     /**
      * Encodes the header in {@code ulpdu} plus {@code len} message bytes at {@code from}: straight from the
      * registered memory when they lie in one SGE (one copy, into the batch), else gathered behind the header.
-     * True when the payload went to the channel zero-copy (the WR completes by its mark; see {@link #encodePayload}).
+     * True when the payload went zero-copy (see {@link #encodePayload}).
      */
     boolean encodeFrom(Sgl sgl, long from, int len) {
         int index = len == 0 ? -1 : sgl.contiguousIndex(from, len);
@@ -152,21 +151,19 @@ final class FpduFraming {
 
     /**
      * One FPDU: the header in {@code ulpdu} plus {@code len} octets of {@code mem} at {@code index}, zero-copy
-     * when the segment is large, in direct memory and markers are off, else copied into the batch. True when the
-     * payload went to the channel as a view (its WR completes by the mark); false when copied, or gathered by a
-     * posting thread's write in place (written or copied before the poster returns).
+     * when the segment is large, in direct memory and markers are off (then true), else copied into the batch.
      */
     boolean encodePayload(ByteBuf mem, int index, int len) {
-        if (len < ZERO_COPY_MIN || !wire.zeroCopyAllowed(mem) || encoder.markers() || !mem.isDirect()
+        if (len < ZERO_COPY_MIN || !wire.zeroCopyAllowed() || encoder.markers() || !mem.isDirect()
                 || mem.nioBufferCount() != 1) {
             encoder.encode(ulpdu(), mem, index, len, wire.out());
             return false;
         }
-        encoder.beginFpdu(ulpdu(), len, wire.outHead());
+        encoder.beginFpdu(ulpdu(), len, wire.outGlue());
         encoder.crcPayload(wire.view(mem, index, len));
-        boolean byMark = wire.writeSlice(mem, index, len);
-        encoder.endFpdu(wire.outHead());
-        return byMark;
+        wire.writeSlice(mem, index, len);
+        encoder.endFpdu(wire.outGlue());
+        return true;
     }
 
     /** Publishes the FPDUs and stream octets encoded since the last flush (once per flush, not per FPDU). */

@@ -25,8 +25,7 @@ import io.netty.channel.Channel;
  *
  * <p>Transmit in place ({@link #pumpInPlace()}): when the QP is idle (nothing being sent, nothing in the channel's
  * outbound buffer) the posting thread, holding the QP's lock, encodes at most {@link #IN_PLACE_BATCHES} batches
- * (payload segments of direct memory gathered zero-copy into one writev: {@link InPlaceGather}) and writes them
- * straight into the socket of an epoll channel whose pipeline holds
+ * (copied, never zero-copy) and writes them straight into the socket of an epoll channel whose pipeline holds
  * only the Receiver: no wake-up of the event loop, and the copied messages complete on the poster. What the
  * socket does not take is the hand-over, written by the event loop before anything else.
  * {@link Diagnostics} can turn it off.

@@ -41,8 +41,6 @@ final class TxWire {
     private final OutboundBuffers glue;
     private ByteBuf batch;
     private boolean unflushed;
-    /** A posting thread's zero-copy payloads, gathered into its write (made at the first one). */
-    private InPlaceGather gather;
     /** Zero-copy payload views, reused once the channel released them (see {@link PayloadSlice}). */
     private PayloadSlice[] slices = new PayloadSlice[SLICE_SLOTS];
     private int sliceCount;
@@ -87,6 +85,11 @@ final class TxWire {
         return out(batches);
     }
 
+    /** The open batch, else a small one for FPDU heads and tails around a zero-copy payload. */
+    ByteBuf outGlue() {
+        return out(glue);
+    }
+
     private ByteBuf out(OutboundBuffers from) {
         unflushed = true;
         if (batch == null) {
@@ -96,39 +99,18 @@ final class TxWire {
     }
 
     boolean batchFull() {
-        return batch != null && batch.readableBytes() + (gather == null ? 0 : gather.payloadBytes()) >= BATCH_BYTES;
+        return batch != null && batch.readableBytes() >= BATCH_BYTES;
     }
 
-    /**
-     * Whether a payload segment of {@code mem} may go zero-copy: to the channel as a view, or, for a posting thread
-     * writing into the socket, gathered in place ({@link InPlaceGather}: memory with an address, room for the range).
-     */
-    boolean zeroCopyAllowed(ByteBuf mem) {
-        return !inPlace || (mem.hasMemoryAddress() && (gather == null || gather.hasRoom()));
+    /** Payloads may go zero-copy (not when a posting thread writes into the socket: it copies). */
+    boolean zeroCopyAllowed() {
+        return !inPlace;
     }
 
-    /** The open batch for FPDU heads and tails around a zero-copy payload (in place: a batch that never grows). */
-    ByteBuf outHead() {
-        return inPlace ? out(batches) : out(glue);
-    }
-
-    /**
-     * A zero-copy payload {@code mem[index, index + len)}: on the loop, the batch so far, then a view of it to the
-     * channel (true: its work request completes by the {@link WireMark}); in place, gathered into the next write
-     * (false: written or copied before the poster returns, so it completes as a copied one).
-     */
-    boolean writeSlice(ByteBuf mem, int index, int len) {
-        if (inPlace) {
-            if (gather == null) {
-                gather = new InPlaceGather();
-            }
-            gather.payload(out(batches), mem, index, len);
-            qp.counters.add(Counter.TX_IN_PLACE_GATHERED_BYTES, len);
-            return false;
-        }
+    /** Writes the batch so far, then a view of {@code mem[index, index + len)} (a zero-copy payload). */
+    void writeSlice(ByteBuf mem, int index, int len) {
         writeBatch();
         ch.write(slice().wrap(mem, index, len), quiet);
-        return true;
     }
 
     /**
@@ -298,18 +280,6 @@ final class TxWire {
         }
         batch = null;
         unflushed = false;
-        if (gather != null && gather.active()) {
-            ByteBuf rest = gather.write(inPlaceFd, b, ch.alloc());
-            b.release();
-            qp.counters.inc(Counter.TX_IN_PLACE);
-            if (rest != null) {
-                qp.counters.inc(Counter.TX_IN_PLACE_HANDOVERS);
-                handover = rest;
-                ch.eventLoop().execute(handoverTask);
-                return false;
-            }
-            return true;
-        }
         int n;
         try {
             n = b.hasMemoryAddress() ? inPlaceFd.writeAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex())
@@ -388,9 +358,6 @@ final class TxWire {
         if (handover != null) {
             handover.release();
             handover = null;
-        }
-        if (gather != null) {
-            gather.release(); // its ranges point into the batch and registered memory: forgotten first
         }
         if (batch != null) {
             batch.release();
