@@ -58,7 +58,8 @@ public final class CompletionChannel extends Resource {
             long deadline = System.nanoTime() + unit.toNanos(timeout);
             CompletionQueue cq = soleCq;
             long left;
-            while (cq != null && (left = deadline - System.nanoTime()) > 0) {
+            // until the CQ closes or stops being the sole one: a closed CQ's awaitInput returns at once
+            while (cq != null && cq == soleCq && !cq.isClosedFlag() && (left = deadline - System.nanoTime()) > 0) {
                 // one wake-up (spec-notes/engine.md, "Blocking waiters"): wait on the sole CQ's QP's input, then
                 // read it on this thread; the completion it makes notifies this channel
                 if (Thread.interrupted()) {
@@ -84,7 +85,7 @@ public final class CompletionChannel extends Resource {
     }
 
     /** The CQs that notify this channel; {@code soleCq} is the one when there is exactly one, else null. */
-    private final java.util.Set<CompletionQueue> cqs = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<CompletionQueue> cqs = new java.util.HashSet<>(); // under its own monitor
     private volatile CompletionQueue soleCq;
 
     void cqCreated(CompletionQueue cq) {
