@@ -61,11 +61,16 @@ public final class MultiQpPerf {
         double[] tcp = new double[reps];
         try (RdmaDevice server = Rdma.open(provider); RdmaDevice client = Rdma.open(provider)) {
             Pairs pairs = Pairs.connect(server, client, options, memory, qps, size);
-            // warm-up of each side (not counted), so that neither run pays for the JIT compiling its path
+            // warm-up of each side (not counted), so that neither run pays for the JIT compiling its path: rounds of
+            // both until a round's compilation time is small (on 2 busy cores C2 queues up for many seconds)
             say(progress, "warming up " + qps + " QPs RDMA WRITE and " + qps + " TCP streams " + size + " B");
-            long warm = TimeUnit.MILLISECONDS.toNanos(Math.max(1000, seconds * 500L));
-            pairs.writeFor(warm);
-            tcpFor(qps, size, warm);
+            JitSettle settle = new JitSettle();
+            long round = TimeUnit.MILLISECONDS.toNanos(Math.max(1000, seconds * 500L));
+            do {
+                pairs.writeFor(round);
+                tcpFor(qps, size, round);
+            } while (!settle.settled(2 * round));
+            say(progress, settle.describe());
             for (int k = 0; k < reps; k++) {
                 say(progress, "running " + qps + " QPs RDMA WRITE " + size + " B (" + (k + 1) + "/" + reps + ")");
                 rdma[k] = pairs.writeFor(TimeUnit.SECONDS.toNanos(seconds));
