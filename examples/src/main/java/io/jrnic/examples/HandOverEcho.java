@@ -85,19 +85,18 @@ public final class HandOverEcho {
             Connection c = dev.connectionManager().handOver(ch, in.leftover(), qp,
                     HandOverOptions.responder(ConnectOptions.defaults())).get(10, TimeUnit.SECONDS);
             out.println("echo: RDMA mode, CRC " + c.crc() + ", IRD/ORD " + c.ird() + "/" + c.ord());
+            // one loop for both: an echo's SEND may complete before the next RECV does (a peer that waits for each
+            // echo, or one whose messages arrive apart), so its completion is counted wherever it comes
             int echoed = 0;
-            while (echoed < count) {
+            int sent = 0;
+            while (echoed < count || sent < count) {
                 Completion r = HelloThenRdma.await(cq);
-                if (r.opcode() != CompletionOpcode.RECV) {
-                    continue;
-                }
-                int at = (int) r.id() * size;
-                qp.postSend(SendWr.send().id(1000 + r.id()).local(mr.sge(at, r.byteLength())).signaled());
-                echoed++;
-            }
-            for (int done = 0; done < count; ) {
-                if (HelloThenRdma.await(cq).opcode() == CompletionOpcode.SEND) {
-                    done++;
+                if (r.opcode() == CompletionOpcode.SEND) {
+                    sent++;
+                } else if (r.opcode() == CompletionOpcode.RECV) {
+                    int at = (int) r.id() * size;
+                    qp.postSend(SendWr.send().id(1000 + r.id()).local(mr.sge(at, r.byteLength())).signaled());
+                    echoed++;
                 }
             }
             out.println("echo: " + echoed + " messages echoed");

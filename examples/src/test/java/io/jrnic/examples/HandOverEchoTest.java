@@ -33,6 +33,19 @@ class HandOverEchoTest {
 
     @Test
     void cmClientIsEchoedByTheHandedOverPlainSocket() throws Exception {
+        echoed(false);
+    }
+
+    /**
+     * A client that sends the next message only once the last one came back: the echo server sees each of its
+     * SEND completions before the next RECV (it once counted only those that came after the last RECV, and waited).
+     */
+    @Test
+    void clientWaitingForEachEchoGetsThemAllAndTheServerEnds() throws Exception {
+        echoed(true);
+    }
+
+    private static void echoed(boolean lockstep) throws Exception {
         int count = 5;
         int size = 32;
         try (ServerSocketChannel ss = ServerSocketChannel.open(); RdmaDevice dev = Rdma.open("soft")) {
@@ -60,20 +73,29 @@ class HandOverEchoTest {
             }
             Connection c = dev.connectionManager().connect((InetSocketAddress) ss.getLocalAddress(), qp,
                     ConnectOptions.defaults().privateData(new byte[] {1, 2, 3})).get(10, TimeUnit.SECONDS);
+            int recvs = 0;
             for (int i = 0; i < count; i++) {
                 qp.postSend(SendWr.send().id(100 + i).local(s.sge(i * size, size)).signaled());
-            }
-            int recvs = 0;
-            while (recvs < count) {
-                Completion x = HelloThenRdma.await(cq);
-                if (x.opcode() == io.jrnic.verbs.CompletionOpcode.RECV) {
-                    assertEquals(size, x.byteLength());
-                    recvs++;
+                if (lockstep) {
+                    recvs = awaitRecvs(cq, i + 1, recvs, size);
                 }
             }
+            awaitRecvs(cq, count, recvs, size);
             assertEquals(count, server.get(10, TimeUnit.SECONDS));
             assertArrayEquals(sent, back, Arrays.toString(back));
             c.disconnect();
         }
+    }
+
+    /** Polls until {@code want} receives completed ({@code recvs} already had); sends' completions are passed over. */
+    private static int awaitRecvs(CompletionQueue cq, int want, int recvs, int size) throws Exception {
+        while (recvs < want) {
+            Completion x = HelloThenRdma.await(cq);
+            if (x.opcode() == io.jrnic.verbs.CompletionOpcode.RECV) {
+                assertEquals(size, x.byteLength());
+                recvs++;
+            }
+        }
+        return recvs;
     }
 }
