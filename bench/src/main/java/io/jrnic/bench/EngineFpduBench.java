@@ -55,6 +55,8 @@ public class EngineFpduBench {
     public String memory;
 
     private EmbeddedChannel ch;
+    /** The receive harness's channel ({@link #rxHarness}): only a handler that releases what it reads. */
+    private EmbeddedChannel rxHarnessCh;
     private QpEngine qp;
     private SqEntry entry;
     private final SqEntry[] batch = new SqEntry[BATCH];
@@ -105,6 +107,12 @@ public class EngineFpduBench {
         new TaggedHeader().wrap(header, 0).control(RdmapControl.controlWord(RdmapOpcode.RDMA_WRITE, true))
                 .stag(region.stag()).taggedOffset(0);
         fpdu = PooledByteBufAllocator.DEFAULT.directBuffer(payload + 64);
+        rxHarnessCh = new EmbeddedChannel(new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+                ReferenceCountUtil.release(msg);
+            }
+        });
         new FpduEncoder(true, false).encode(header, mem, 0, payload, fpdu);
     }
 
@@ -115,9 +123,7 @@ public class EngineFpduBench {
             throw new IllegalStateException("QP left RTS: " + qp);
         }
         ch.finishAndReleaseAll();
-        if (rxHarnessCh != null) {
-            rxHarnessCh.finishAndReleaseAll();
-        }
+        rxHarnessCh.finishAndReleaseAll();
         fpdu.release();
         if (harnessBuf != null) {
             harnessBuf.release();
@@ -193,8 +199,6 @@ public class EngineFpduBench {
         ch.writeAndFlush(harnessBuf.retain().clear().writerIndex(88), ch.voidPromise());
     };
 
-    private EmbeddedChannel rxHarnessCh;
-
     /**
      * The receive harness alone, what {@code rx} pays that is not the engine's: the same FPDU fired through an
      * EmbeddedChannel whose only handler releases it, then channelReadComplete (whose auto-read {@code read()} makes the
@@ -203,14 +207,6 @@ public class EngineFpduBench {
      */
     @Benchmark
     public long rxHarness() {
-        if (rxHarnessCh == null) {
-            rxHarnessCh = new EmbeddedChannel(new ChannelInboundHandlerAdapter() {
-                @Override
-                public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
-                    ReferenceCountUtil.release(msg);
-                }
-            });
-        }
         fpdu.retain().readerIndex(0);
         rxHarnessCh.pipeline().fireChannelRead(fpdu);
         rxHarnessCh.pipeline().fireChannelReadComplete();

@@ -20,7 +20,7 @@ final class JitSettle {
     private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     private final boolean monitored = jit != null && jit.isCompilationTimeMonitoringSupported();
     private long lastMillis = monitored ? jit.getTotalCompilationTime() : 0;
-    private long lastGrowth = -1;
+    private long lastGrowth;
     private int rounds;
 
     /** Called after each round of {@code roundNanos}: true when the warm-up may stop. */
@@ -44,6 +44,6 @@ final class JitSettle {
             return "warm-up: 1 round (this JVM does not report compilation time)";
         }
         return "warm-up: " + rounds + " round(s); the JIT compiled for " + lastGrowth + " ms in the last"
-                + (rounds >= MAX_ROUNDS && lastGrowth >= 0 ? " (round limit reached)" : "");
+                + (rounds >= MAX_ROUNDS ? " (round limit reached)" : "");
     }
 }

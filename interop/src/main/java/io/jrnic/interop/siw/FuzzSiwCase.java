@@ -15,10 +15,12 @@ import java.util.regex.Pattern;
  * connection manager leaves the kernel answering TCP, so the health hook alone sees nothing); the culprit
  * search's fresh targets are guest reboots in place ({@link SiwGuest#reboot}, asked by {@code --hook-before}
  * through a request file, so the fuzzer keeps its namespace). PASS when the run found a crash and either
- * its reproducer, replayed by the case on one more fresh guest, crashes it (an oops on the console), or
- * the run says "not reproduced".
+ * its reproducer, replayed by the case on fresh guests, crashes one of up to {@link #REPLAY_GUESTS} (an oops
+ * on the console), or the run says "not reproduced".
  */
 public final class FuzzSiwCase implements SiwCase {
+    /** Fresh guests the saved reproducer may take to crash one (each a reboot, about 10 s). */
+    static final int REPLAY_GUESTS = 3;
     private static final int PORT = 7181;
     /** What a kernel oops prints first (x86 6.1). */
     static final String OOPS = "BUG:|Oops|general protection fault|Kernel panic";
@@ -30,8 +32,6 @@ public final class FuzzSiwCase implements SiwCase {
     private final long seconds;
     private final long seed;
     private final boolean minimize;
-    /** Fresh guests the saved reproducer may take to crash one (each a reboot, about 10 s). */
-    static final int REPLAY_GUESTS = 3;
     private final int isolateTries;
     private final int isolateRepeat;
     private final List<String> jrnic;
@@ -119,6 +119,7 @@ public final class FuzzSiwCase implements SiwCase {
             // (the search itself needed several replays, seed 7's came back on one fresh guest in three), so the
             // reproducer must crash one of REPLAY_GUESTS fresh guests, each replay a reboot
             String oops = "";
+            String lastOops = "";
             ExecResult rr = null;
             int tries = 0;
             while (oops.isEmpty() && tries < REPLAY_GUESTS) {
@@ -130,11 +131,12 @@ public final class FuzzSiwCase implements SiwCase {
                         "--hook-crashed", crashed(console)));
                 rr = serveWithClients(guest, replay, dir.resolve("replay-" + tries + ".log"), 120, System.nanoTime());
                 Files.writeString(dir.resolve("replay-" + tries + ".txt"), rr.output());
-                oops = rr.exitCode() == 1 ? ConformSiwCase.oopsLines(guest) : "";
+                lastOops = ConformSiwCase.oopsLines(guest);
+                oops = rr.exitCode() == 1 ? lastOops : "";
             }
             GuestBootCase.expect(failures, !oops.isEmpty(), "the reproducer " + file + " crashed none of " + tries
                     + " fresh guests: last exit " + rr.exitCode() + ", console: "
-                    + (ConformSiwCase.oopsLines(guest).isEmpty() ? "no oops" : ConformSiwCase.oopsLines(guest)));
+                    + (lastOops.isEmpty() ? "no oops" : lastOops));
             detail += "; replayed on fresh guests: " + (oops.isEmpty() ? "no oops in " + tries
                     : "crashed guest " + tries + " of up to " + REPLAY_GUESTS + " (" + oops + ")");
         }
