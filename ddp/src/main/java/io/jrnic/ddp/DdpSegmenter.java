@@ -112,6 +112,11 @@ public final class DdpSegmenter {
         return length;
     }
 
+    /** Payload bytes of this message after the current segment (0 once the last one is current). */
+    public long remaining() {
+        return Math.max(0, messageLength - position - length);
+    }
+
     /** True if the current segment is the message's last (L = 1). */
     public boolean last() {
         return position + length >= messageLength;

@@ -51,6 +51,19 @@ class DdpSegmenterTest {
     }
 
     @Test
+    void remainingCountsThePayloadAfterTheCurrentSegment() {
+        seg.resetUntagged(40, 28, UntaggedHeader.HEADER_LENGTH); // 10 octets per segment
+        assertEquals(40, seg.remaining() + seg.length());
+        long[] expected = {30, 20, 10, 0};
+        for (long e : expected) {
+            assertTrue(seg.next());
+            assertEquals(e, seg.remaining());
+        }
+        assertFalse(seg.next());
+        assertEquals(0, seg.remaining());
+    }
+
+    @Test
     void exactMultipleHasNoTrailingEmptySegment() {
         seg.resetUntagged(40, 28, UntaggedHeader.HEADER_LENGTH);
         assertEquals(4, walk(40, 0));

@@ -120,7 +120,7 @@ final class Transmitter {
             } else if (cur != null) {
                 emitRequest();
             }
-            if (wire.batchFull()) {
+            if (wire.batchFull(messageTail())) {
                 if (inPlace) {
                     if (++batches == IN_PLACE_BATCHES || !wire.writeInPlace()) {
                         return;
@@ -130,6 +130,17 @@ final class Transmitter {
                 wire.writeBatch();
             }
         }
+    }
+
+    /** Payload octets of the message being sent still to frame (an immediate-data FPDU counts as its 8). */
+    private long messageTail() {
+        if (curRead != null) {
+            return readStarted ? seg.remaining() : curRead.length;
+        }
+        if (cur == null) {
+            return 0;
+        }
+        return cur.immediatePhase ? 8 : seg.remaining();
     }
 
     /** Everything encoded so far goes out (counters published once per flush, not per FPDU). */

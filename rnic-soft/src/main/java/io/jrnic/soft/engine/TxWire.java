@@ -98,9 +98,21 @@ final class TxWire {
         return batch;
     }
 
-    boolean batchFull() {
-        return batch != null && batch.readableBytes() >= BATCH_BYTES;
+    /**
+     * The batch holds {@link #BATCH_BYTES} and is written, unless what is left of the current message
+     * ({@code tail} payload octets, 0 at a message boundary) still fits in its buffer: a message's short last FPDU
+     * (the 20 octets a 64 KiB WRITE leaves after a 64 KiB FPDU on loopback) joins the write before it rather than
+     * going out alone as one more TCP segment with a whole segment's cost in both kernels.
+     */
+    boolean batchFull(long tail) {
+        if (batch == null || batch.readableBytes() < BATCH_BYTES) {
+            return false;
+        }
+        return tail == 0 || tail + TAIL_FRAMING + (tail >> 7) > batch.capacity() - batch.writerIndex();
     }
+
+    /** Octets of framing the tail's FPDU adds at most (headers, pad, CRC), besides markers (4 per 512). */
+    static final int TAIL_FRAMING = 64;
 
     /** Payloads may go zero-copy (not when a posting thread writes into the socket: it copies). */
     boolean zeroCopyAllowed() {

@@ -1,0 +1,111 @@
+package io.jrnic.soft.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jrnic.mpa.CrcCheck;
+import io.jrnic.mpa.FpduDecoder;
+import io.jrnic.mpa.FpduListener;
+import io.jrnic.mpa.LlpError;
+import io.jrnic.mpa.RtrType;
+import io.jrnic.rdmap.Terminate;
+import io.jrnic.soft.mem.AccessFlags;
+import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.soft.mem.SoftRegion;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the copy path groups FPDUs into writes: a batch is written once it holds 64 KiB, except that a message's
+ * short last FPDU joins the write before it (one TCP segment fewer per message: at loopback's MULPDU a 64 KiB
+ * WRITE is a 64 KiB FPDU and one of 20 payload octets, which went out as a write of its own).
+ */
+class TransmitterBatchTest {
+    /** The MULPDU of a loopback stream (MSS 65536): a 64 KiB FPDU. */
+    private static final int MULPDU = 65530;
+    private static final int FULL_PAYLOAD = MULPDU - 14; // minus the tagged DDP/RDMAP header
+
+    /** FPDUs per write the channel was given, for one RDMA WRITE of {@code length} octets from heap memory. */
+    private static List<Integer> fpdusPerWrite(int length) {
+        MemoryTable table = new MemoryTable(16);
+        List<SqEntry> retired = new ArrayList<>();
+        QpEngine qp = new QpEngine(table, 1, 16, 16, new QpListener() {
+            @Override
+            public void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received) {
+            }
+
+            @Override
+            public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
+                assertEquals(Status.SUCCESS, status);
+                retired.add(e);
+                return true;
+            }
+
+            @Override
+            public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
+                return true;
+            }
+        });
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ch.pipeline().addLast("mpa", new ChannelInboundHandlerAdapter());
+        qp.bind(ch, new StreamParams(true, false, false, MULPDU, 4, 4, RtrType.NONE, true, 0), "mpa", null, null);
+        ch.runPendingTasks();
+        SoftRegion r = table.register(Unpooled.wrappedBuffer(new byte[length]), 0, AccessFlags.LOCAL_WRITE, 1, 0);
+        SqEntry write = new SqEntry().reuse("write", SqOpcode.RDMA_WRITE);
+        write.sgl.add(r, 0, length);
+        write.remoteStag = 0x100;
+        qp.inbox().postSend(write);
+        int[] count = new int[1];
+        long[] payload = new long[1];
+        FpduDecoder dec = new FpduDecoder(true, false, new FpduListener() {
+            @Override
+            public void onFpdu(ByteBuf u, long lengthPos, CrcCheck crc) {
+                assertEquals(CrcCheck.GOOD, crc);
+                count[0]++;
+                payload[0] += u.readableBytes() - 14;
+            }
+
+            @Override
+            public void onError(LlpError error, long offset, String detail) {
+                throw new AssertionError(error + " " + detail);
+            }
+        });
+        List<Integer> perWrite = new ArrayList<>();
+        for (int i = 0; i < 100 && retired.isEmpty(); i++) {
+            ch.runPendingTasks();
+            Object m;
+            while ((m = ch.readOutbound()) != null) {
+                if (m instanceof ByteBuf b) {
+                    int before = count[0];
+                    dec.feed(b);
+                    perWrite.add(count[0] - before);
+                }
+                ReferenceCountUtil.release(m);
+            }
+        }
+        assertEquals(1, retired.size());
+        assertEquals(length, payload[0]);
+        ch.finishAndReleaseAll();
+        return perWrite;
+    }
+
+    @Test
+    void aMessagesShortLastFpduGoesOutInTheWriteBeforeIt() {
+        assertEquals(List.of(2), fpdusPerWrite(64 * 1024));
+    }
+
+    @Test
+    void aLongTailIsNotHeldBackAndOnlyTheShortLastFpduJoins() {
+        assertEquals(List.of(1, 2), fpdusPerWrite(2 * FULL_PAYLOAD + 20));
+    }
+
+    @Test
+    void fullFpdusStillGoOutOneBatchAtATime() {
+        assertEquals(List.of(1, 1, 1), fpdusPerWrite(3 * FULL_PAYLOAD));
+    }
+}
