@@ -386,11 +386,16 @@ public final class QpEngine {
 
     /** RX: the loop's reads are done for now: send what they asked for. On the loop. */
     void readComplete() {
-        locked(() -> {
-            if (tx != null) {
+        lock.lock();
+        try {
+            // what the reads may have left for the sending side: answers to Read or Atomic Requests, WRs to
+            // start or retire (a Read Response completed one); with none of it in RTS there is nothing to pump
+            if (tx != null && !(state == QpState.RTS && sq.oldest() == null && inboundReads.isEmpty() && tx.idle())) {
                 tx.pump();
             }
-        });
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The channel turned writable: a backpressure stall ends, sending goes on. On the loop. */

@@ -96,6 +96,11 @@ final class Transmitter {
                 && qp.inboundReads.isEmpty();
     }
 
+    /** Nothing half sent and nothing encoded but unwritten: a pump would find no work of its own. */
+    boolean idle() {
+        return cur == null && curRead == null && wire.nothingPending();
+    }
+
     /** Emits as much as the channel takes, then flushes and retires finished WRs. */
     void pump() {
         emit(false);

@@ -256,6 +256,11 @@ final class TxWire {
         }
     }
 
+    /** No batch, hand-over or unflushed write, and no zero-copy WR waiting for its mark to be written. */
+    boolean nothingPending() {
+        return batch == null && handover == null && !unflushed && lastFinishedOnWire == null;
+    }
+
     boolean inPlaceCapable() {
         return inPlaceFd != null;
     }
