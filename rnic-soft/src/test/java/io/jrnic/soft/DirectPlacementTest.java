@@ -2,6 +2,7 @@ package io.jrnic.soft;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.mpa.CrcCheck;
@@ -290,6 +291,28 @@ class DirectPlacementTest {
         }
     }
 
+    /**
+     * {@code post} runs, then one completion on the receiving side {@code s}: in place, with {@code s}'s loop held
+     * from before {@code post} (only the polling thread can read what arrives; held only while it spins, the loop
+     * could read all of it first on a loaded machine: a CI run did), else waited for.
+     */
+    private static Completion receiveAfter(SoftPair.Side s, SoftPair.Side sender, boolean inPlace, Runnable post)
+            throws InterruptedException {
+        if (!inPlace) {
+            post.run();
+            return block(s);
+        }
+        io.netty.channel.EventLoop loop = SoftPair.engineOf(s.qp).channel().eventLoop();
+        assertNotSame(SoftPair.engineOf(sender.qp).channel().eventLoop(), loop, "the sender must send while the loop is held");
+        CountDownLatch release = SoftPair.holdLoop(loop);
+        try {
+            post.run();
+            return spin(s);
+        } finally {
+            release.countDown();
+        }
+    }
+
     private static void assertPlaced(SoftPair.Side s, boolean inPlace) {
         System.out.println("DirectPlacementTest: rx " + counter(s, "rxBytes") + " octets in " + counter(s, "rxFpdus") + " FPDUs");
         assertTrue(counter(s, "rxDirectFpdus") > 0, "no payload was read straight into its target");
@@ -315,9 +338,10 @@ class DirectPlacementTest {
             MemoryRegion d = p.b.pd.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             MemoryRegion rb = p.b.pd.register(ByteBuffer.allocateDirect(64), Access.LOCAL_WRITE);
             p.b.qp.postRecv(RecvWr.of(1, rb.sge()));
-            p.a.qp.postSend(SendWr.rdmaWrite().id(1).local(s, 333, len).remote(d.stag(), 777));
-            p.a.qp.postSend(SendWr.send().id(2).local(s, 333, 16)); // behind the Write: its arrival means the Write landed
-            Completion c = receive(p.b, inPlace);
+            Completion c = receiveAfter(p.b, p.a, inPlace, () -> {
+                p.a.qp.postSend(SendWr.rdmaWrite().id(1).local(s, 333, len).remote(d.stag(), 777));
+                p.a.qp.postSend(SendWr.send().id(2).local(s, 333, 16)); // behind the Write: its arrival means it landed
+            });
             assertEquals(CompletionStatus.SUCCESS, c.status());
             assertArrayEquals(data, bytes(dst, 777, len));
             assertPlaced(p.b, inPlace);
@@ -365,10 +389,12 @@ class DirectPlacementTest {
                 p.b.qp.postRecv(RecvWr.of(i, d.sge(i * (len + 91) + 91, len)));
             }
             for (int i = 0; i < messages; i++) {
-                p.a.qp.postSend(SendWr.send().id(i).local(s, i * len, len));
-            }
-            for (int i = 0; i < messages; i++) {
-                Completion c = receive(p.b, inPlace);
+                // the first receive holds B's loop before anything is sent; the later messages are read in place too
+                Completion c = i == 0 ? receiveAfter(p.b, p.a, inPlace, () -> {
+                    for (int j = 0; j < messages; j++) {
+                        p.a.qp.postSend(SendWr.send().id(j).local(s, j * len, len));
+                    }
+                }) : receive(p.b, inPlace);
                 assertEquals(CompletionStatus.SUCCESS, c.status());
                 assertEquals(i, c.id());
                 assertEquals(len, c.byteLength());
