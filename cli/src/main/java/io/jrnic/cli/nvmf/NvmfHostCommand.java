@@ -40,6 +40,10 @@ public final class NvmfHostCommand implements Callable<Integer> {
     @Option(names = "--fast-registration", description = "register per I/O (default: a registered pool per queue)")
     boolean fastRegistration;
     @Option(names = "--crc", description = "request MPA CRC") boolean crc;
+    @Option(names = "--first-fpdu-delay-ms", paramLabel = "MS", defaultValue = "0",
+            description = "pause after each queue's MPA Reply before its first FPDU (a Linux target over siw needs it: "
+                    + "siw's responder race; default 0)")
+    long firstFpduDelayMs;
     @Option(names = "--capture", paramLabel = "FILE", description = "write a pcap of the connections to FILE")
     java.nio.file.Path capture;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help") boolean help;
@@ -48,11 +52,11 @@ public final class NvmfHostCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (queues < 1 || qd < 1 || qd > 1024) {
-            err.println("nvmf host: --queues >= 1, --qd 1..1024");
+        if (queues < 1 || qd < 1 || qd > 1024 || firstFpduDelayMs < 0) {
+            err.println("nvmf host: --queues >= 1, --qd 1..1024, --first-fpdu-delay-ms >= 0");
             return 2;
         }
-        ConnectOptions co = ConnectOptions.defaults().crc(crc);
+        ConnectOptions co = ConnectOptions.defaults().crc(crc).firstFpduDelay(java.time.Duration.ofMillis(firstFpduDelayMs));
         if (capture != null) {
             co = co.capture(capture);
         }
