@@ -360,8 +360,10 @@ class DirectPlacementTest {
             ByteBuffer sink = ByteBuffer.allocateDirect(len + 4097);
             MemoryRegion s = p.b.pd.register(src, Access.LOCAL_WRITE, Access.REMOTE_READ);
             MemoryRegion d = p.a.pd.register(sink, Access.LOCAL_WRITE);
-            p.a.qp.postSend(SendWr.rdmaRead().id(3).local(d, 4097, len).remote(s.stag(), 50).signaled());
-            Completion c = receive(p.a, inPlace);
+            // in place, A's loop is held before the Read Request is posted: the poster sends it in place (the stream is
+            // idle), B's loop answers, and only A's polling thread can read the Read Responses
+            Completion c = receiveAfter(p.a, p.b, inPlace,
+                    () -> p.a.qp.postSend(SendWr.rdmaRead().id(3).local(d, 4097, len).remote(s.stag(), 50).signaled()));
             assertEquals(CompletionStatus.SUCCESS, c.status());
             assertEquals(CompletionOpcode.RDMA_READ, c.opcode());
             assertArrayEquals(data, bytes(sink, 4097, len));

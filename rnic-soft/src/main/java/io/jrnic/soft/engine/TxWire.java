@@ -101,8 +101,9 @@ final class TxWire {
     /**
      * The batch holds {@link #BATCH_BYTES} and is written, unless what is left of the current message
      * ({@code tail} payload octets, 0 at a message boundary) still fits in its buffer: a message's short last FPDU
-     * (the 20 octets a 64 KiB WRITE leaves after a 64 KiB FPDU on loopback) joins the write before it rather than
-     * going out alone as one more TCP segment with a whole segment's cost in both kernels.
+     * (on loopback, MSS 32,768: a 64 KiB WRITE is two FPDUs of 32 KiB that fill the batch and one of 40 payload
+     * octets) joins the write before it rather than going out alone as one more TCP segment, with a whole
+     * segment's cost in both kernels.
      */
     boolean batchFull(long tail) {
         if (batch == null || batch.readableBytes() < BATCH_BYTES) {

@@ -22,12 +22,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the copy path groups FPDUs into writes: a batch is written once it holds 64 KiB, except that a message's
- * short last FPDU joins the write before it (one TCP segment fewer per message: at loopback's MULPDU a 64 KiB
- * WRITE is a 64 KiB FPDU and one of 20 payload octets, which went out as a write of its own).
+ * short last FPDU joins the write before it (one TCP segment fewer per message: at the MSS a loopback stream reports,
+ * 32,768, a 64 KiB WRITE is two FPDUs of 32 KiB, which fill the batch, and one of 40 payload octets, which went out
+ * as a write of its own: strace showed write 65536, then write 60).
  */
 class TransmitterBatchTest {
-    /** The MULPDU of a loopback stream (MSS 65536): a 64 KiB FPDU. */
-    private static final int MULPDU = 65530;
+    /** The MULPDU of a loopback stream (MSS 32,768, RFC 5044 section 4: MSS - 6): FPDUs of 32 KiB. */
+    private static final int MULPDU = 32762;
     private static final int FULL_PAYLOAD = MULPDU - 14; // minus the tagged DDP/RDMAP header
 
     /** FPDUs per write the channel was given, for one RDMA WRITE of {@code length} octets from heap memory. */
@@ -96,16 +97,16 @@ class TransmitterBatchTest {
 
     @Test
     void aMessagesShortLastFpduGoesOutInTheWriteBeforeIt() {
-        assertEquals(List.of(2), fpdusPerWrite(64 * 1024));
+        assertEquals(List.of(3), fpdusPerWrite(64 * 1024)); // was [2, 1]
     }
 
     @Test
     void aLongTailIsNotHeldBackAndOnlyTheShortLastFpduJoins() {
-        assertEquals(List.of(1, 2), fpdusPerWrite(2 * FULL_PAYLOAD + 20));
+        assertEquals(List.of(2, 3), fpdusPerWrite(4 * FULL_PAYLOAD + 20)); // was [2, 2, 1]
     }
 
     @Test
     void fullFpdusStillGoOutOneBatchAtATime() {
-        assertEquals(List.of(1, 1, 1), fpdusPerWrite(3 * FULL_PAYLOAD));
+        assertEquals(List.of(2, 2), fpdusPerWrite(4 * FULL_PAYLOAD));
     }
 }
