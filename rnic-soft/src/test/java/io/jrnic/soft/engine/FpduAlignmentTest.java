@@ -13,13 +13,11 @@ import io.jrnic.mpa.LlpError;
 import io.jrnic.mpa.Markers;
 import io.jrnic.mpa.Mulpdu;
 import io.jrnic.mpa.RtrType;
-import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.AccessFlags;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
@@ -44,30 +42,12 @@ class FpduAlignmentTest {
 
     @Test
     void withMarkersEveryFpduOfALongMessageFillsTheMssExactly() {
-        MemoryTable table = new MemoryTable(16);
-        List<SqEntry> retired = new ArrayList<>();
-        QpEngine qp = new QpEngine(table, 1, 16, 16, new QpListener() {
-            @Override
-            public void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received) {
-            }
-
-            @Override
-            public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
-                assertEquals(Status.SUCCESS, status);
-                retired.add(e);
-                return true;
-            }
-
-            @Override
-            public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
-                return true;
-            }
-        });
-        EmbeddedChannel ch = new EmbeddedChannel();
-        ch.pipeline().addLast("mpa", new ChannelInboundHandlerAdapter());
         int mulpdu = Mulpdu.fromMss(MSS, true);
-        qp.bind(ch, new StreamParams(true, true, false, mulpdu, 4, 4, RtrType.NONE, true, 0), "mpa", null, null);
-        ch.runPendingTasks();
+        EmbeddedQp e = EmbeddedQp.bind(new StreamParams(true, true, false, mulpdu, 4, 4, RtrType.NONE, true, 0));
+        QpEngine qp = e.qp();
+        EmbeddedChannel ch = e.ch();
+        MemoryTable table = e.table();
+        List<SqEntry> retired = e.retired();
 
         int len = 1 << 20;
         byte[] data = new byte[len];

@@ -7,13 +7,11 @@ import io.jrnic.mpa.FpduDecoder;
 import io.jrnic.mpa.FpduListener;
 import io.jrnic.mpa.LlpError;
 import io.jrnic.mpa.RtrType;
-import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.AccessFlags;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
@@ -33,29 +31,11 @@ class TransmitterBatchTest {
 
     /** FPDUs per write the channel was given, for one RDMA WRITE of {@code length} octets from heap memory. */
     private static List<Integer> fpdusPerWrite(int length) {
-        MemoryTable table = new MemoryTable(16);
-        List<SqEntry> retired = new ArrayList<>();
-        QpEngine qp = new QpEngine(table, 1, 16, 16, new QpListener() {
-            @Override
-            public void transition(io.jrnic.verbs.QpTrigger trigger, Terminate terminate, boolean received) {
-            }
-
-            @Override
-            public boolean sendRetired(SqEntry e, Status status, int byteLength, Terminate t, boolean received) {
-                assertEquals(Status.SUCCESS, status);
-                retired.add(e);
-                return true;
-            }
-
-            @Override
-            public boolean recvRetired(RqEntry e, Status status, RecvInfo info) {
-                return true;
-            }
-        });
-        EmbeddedChannel ch = new EmbeddedChannel();
-        ch.pipeline().addLast("mpa", new ChannelInboundHandlerAdapter());
-        qp.bind(ch, new StreamParams(true, false, false, MULPDU, 4, 4, RtrType.NONE, true, 0), "mpa", null, null);
-        ch.runPendingTasks();
+        EmbeddedQp e = EmbeddedQp.bind(new StreamParams(true, false, false, MULPDU, 4, 4, RtrType.NONE, true, 0));
+        QpEngine qp = e.qp();
+        EmbeddedChannel ch = e.ch();
+        MemoryTable table = e.table();
+        List<SqEntry> retired = e.retired();
         SoftRegion r = table.register(Unpooled.wrappedBuffer(new byte[length]), 0, AccessFlags.LOCAL_WRITE, 1, 0);
         SqEntry write = new SqEntry().reuse("write", SqOpcode.RDMA_WRITE);
         write.sgl.add(r, 0, length);
