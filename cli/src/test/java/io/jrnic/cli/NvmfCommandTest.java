@@ -32,7 +32,9 @@ class NvmfCommandTest {
                 "--max-seconds", "4"));
         CliRun host = null;
         for (int attempt = 0; attempt < 50; attempt++) { // until the target listens (bounded)
-            host = CliRun.of("nvmf", "host", "127.0.0.1:" + port, "--nqn", NQN, "--verify", "--bytes", "1M");
+            // with the pause a host gives a siw target after each MPA Reply (--first-fpdu-delay-ms)
+            host = CliRun.of("nvmf", "host", "127.0.0.1:" + port, "--nqn", NQN, "--verify", "--bytes", "1M",
+                    "--first-fpdu-delay-ms", "20");
             if (host.exit() == 0 || !host.err().contains("connect")) {
                 break;
             }
@@ -107,5 +109,12 @@ class NvmfCommandTest {
         }
         assertTrue(r.out().matches("(?s).*verified [1-9][0-9]* blocks read back, 0 errors.*"), r.out());
         assertEquals(2, CliRun.of("nvmf", "bench", "--qd", "65").exit());
+    }
+
+    @Test
+    void hostRejectsANegativeFirstFpduDelayBeforeConnecting() {
+        CliRun r = CliRun.of("nvmf", "host", "127.0.0.1:9", "--nqn", NQN, "--first-fpdu-delay-ms", "-1");
+        assertEquals(2, r.exit(), r.err() + r.out());
+        assertTrue(r.err().contains("--first-fpdu-delay-ms >= 0"), r.err());
     }
 }

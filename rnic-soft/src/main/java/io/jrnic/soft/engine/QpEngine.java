@@ -390,7 +390,7 @@ public final class QpEngine {
         try {
             // what the reads may have left for the sending side: answers to Read or Atomic Requests, WRs to
             // start or retire (a Read Response completed one); with none of it in RTS there is nothing to pump
-            if (tx != null && !(state == QpState.RTS && sq.oldest() == null && inboundReads.isEmpty() && tx.idle())) {
+            if (tx != null && !(state == QpState.RTS && sq.oldest() == null && inboundReads.isEmpty() && tx.nothingPending())) {
                 tx.pump();
             }
         } finally {

@@ -97,7 +97,7 @@ final class Transmitter {
     }
 
     /** Nothing half sent and nothing encoded but unwritten: a pump would find no work of its own. */
-    boolean idle() {
+    boolean nothingPending() {
         return cur == null && curRead == null && wire.nothingPending();
     }
 
@@ -137,15 +137,15 @@ final class Transmitter {
         }
     }
 
-    /** Payload octets of the message being sent still to frame (an immediate-data FPDU counts as its 8). */
+    /**
+     * Payload octets of the message being sent still to frame, after the FPDU just emitted (a Read Response or a
+     * request: the segmenter's rest; an immediate-data FPDU still to follow a WRITE counts as its 8).
+     */
     private long messageTail() {
-        if (curRead != null) {
-            return readStarted ? seg.remaining() : curRead.length;
+        if (cur != null && cur.immediatePhase) {
+            return 8;
         }
-        if (cur == null) {
-            return 0;
-        }
-        return cur.immediatePhase ? 8 : seg.remaining();
+        return cur != null || curRead != null ? seg.remaining() : 0;
     }
 
     /** Everything encoded so far goes out (counters published once per flush, not per FPDU). */

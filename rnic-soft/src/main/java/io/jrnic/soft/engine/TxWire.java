@@ -109,7 +109,7 @@ final class TxWire {
         if (batch == null || batch.readableBytes() < BATCH_BYTES) {
             return false;
         }
-        return tail == 0 || tail + TAIL_FRAMING + (tail >> 7) > batch.capacity() - batch.writerIndex();
+        return tail == 0 || tail + TAIL_FRAMING + (tail >> 7) > batch.writableBytes();
     }
 
     /** Octets of framing the tail's FPDU adds at most (headers, pad, CRC), besides markers (4 per 512). */
@@ -271,8 +271,7 @@ final class TxWire {
      * batch, no hand-over, no zero-copy mark, no stall, an empty outbound buffer), so its bytes come next.
      */
     boolean idle() {
-        if (batch != null || handover != null || unflushed || lastFinishedOnWire != null || !onWire.isEmpty()
-                || stallStart != 0 || !ch.isActive()) {
+        if (!nothingPending() || !onWire.isEmpty() || stallStart != 0 || !ch.isActive()) {
             return false;
         }
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
