@@ -384,13 +384,19 @@ public final class QpEngine {
 
     // ---------------------------------------------------------------- what TX and RX ask of the owner
 
-    /** RX: the loop's reads are done for now: send what they asked for. On the loop. */
+    /**
+     * Under the lock, after a read: what the reads may have left for the sending side (answers to Read or Atomic
+     * Requests, WRs to start or retire: a Read Response completed one); in RTS with none of it there is nothing to pump.
+     */
+    boolean sendingSideHasWork() {
+        return tx != null && !(state == QpState.RTS && sq.oldest() == null && inboundReads.isEmpty() && tx.nothingPending());
+    }
+
+    /** RX: the loop's reads, which left the sending side work, are done for now: send what they asked for. On the loop. */
     void readComplete() {
         lock.lock();
         try {
-            // what the reads may have left for the sending side: answers to Read or Atomic Requests, WRs to
-            // start or retire (a Read Response completed one); with none of it in RTS there is nothing to pump
-            if (tx != null && !(state == QpState.RTS && sq.oldest() == null && inboundReads.isEmpty() && tx.nothingPending())) {
+            if (sendingSideHasWork()) {
                 tx.pump();
             }
         } finally {

@@ -56,6 +56,11 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     private final UntaggedPlacement placement = new UntaggedPlacement();
     /** Read and Atomic Requests (QN 1), checked and queued within IRD. */
     private final InboundRequests requests;
+    /**
+     * The loop's reads since its last channelReadComplete left the sending side work (seen holding the token after
+     * each read): only then does channelReadComplete take the token again to pump. Loop thread only.
+     */
+    private boolean pumpAfterReads;
     final UntaggedCompletion untaggedCompletion = new UntaggedCompletion();
     private long expectedAtomicResponseMsn = 1;
 
@@ -101,6 +106,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         try {
             if (!qp.rxStopped() && qp.boundTo(ctx.channel())) { // a previous stream's late bytes are dropped
                 feed(in);
+                pumpAfterReads |= qp.sendingSideHasWork();
             }
         } finally {
             qp.loopReadFed();
@@ -111,7 +117,8 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (qp.boundTo(ctx.channel())) {
+        if (pumpAfterReads && qp.boundTo(ctx.channel())) {
+            pumpAfterReads = false;
             qp.readComplete();
         }
         ctx.fireChannelReadComplete();
