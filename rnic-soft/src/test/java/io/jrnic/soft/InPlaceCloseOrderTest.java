@@ -52,6 +52,7 @@ class InPlaceCloseOrderTest {
             p.b.qp.postRecv(RecvWr.of(1, bBuf.sge()));
             p.a.qp.postSend(SendWr.send().id(1).local(aBuf.sge()));
             p.b.awaitOne(); // B's first FPDU exchanged: its poller may read in place
+            p.b.qp.postRecv(RecvWr.of(2, bBuf.sge())); // and, a message being owed to its CQ, its empty polls do
             InPlaceProbe.beforeRead(ch -> {
                 if (!fired.compareAndSet(false, true)) {
                     return;

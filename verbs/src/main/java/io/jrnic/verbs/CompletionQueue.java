@@ -130,7 +130,7 @@ public final class CompletionQueue extends Resource {
         Objects.checkFromIndexSize(offset, max, into.length);
         checkOpen();
         int n = take(into, offset, max);
-        if (n == 0 && max > 0 && progress()) {
+        if (n == 0 && max > 0 && progress(true)) {
             n = take(into, offset, max);
         }
         return n;
@@ -220,6 +220,10 @@ public final class CompletionQueue extends Resource {
     boolean awaitInput(long nanos, boolean evenIfQueued) {
         InputWaiter w = soleInputWaiter();
         if (w == null) {
+            if (progressorCount == 1) {
+                // the sole QP's peer stopped owing this CQ anything since requestNotify looked: its threads read
+                stopPolling();
+            }
             return false;
         }
         synchronized (lock) {
@@ -242,24 +246,34 @@ public final class CompletionQueue extends Resource {
         }
     }
 
-    /** The waiter of the one QP this CQ serves, when its provider offers one; else null. */
+    /**
+     * The waiter of the one QP this CQ serves, when its provider offers one and its peer may still send what completes
+     * on this CQ ({@link InboundAwaited}); else null: a consumer waiting only for what the provider's own threads
+     * complete (a Write's or a Send's completion) is woken by the completion, not by the socket.
+     */
     InputWaiter soleInputWaiter() {
         QueuePair[] qps = progressors;
         if (progressorCount != 1) {
             return null;
         }
         QueuePair qp = qps[0];
-        return qp == null ? null : qp.spi().inputWaiter();
+        return qp == null || !qp.awaitsInbound(this) ? null : qp.spi().inputWaiter();
     }
 
     /**
      * Lets the providers of this CQ's QPs progress on the calling thread (a software provider reads and processes
      * what their streams hold: jrnic's soft provider receives in place), at most {@value #PROGRESS_PER_CALL} QPs per
-     * call, round robin. {@link #poll} calls it whenever it finds the CQ empty; a loop that waits for memory a peer
-     * writes (an RDMA Write's last byte) calls it itself to avoid waiting for the provider's own threads. Never
-     * blocks; true when anything was done.
+     * call, round robin. {@link #poll} calls it whenever it finds the CQ empty, for the QPs whose peers may still
+     * send something that completes on this CQ ({@link InboundAwaited}); a loop that waits for memory a peer writes
+     * (an RDMA Write's last byte, which completes nothing) calls it itself to avoid waiting for the provider's own
+     * threads. Never blocks; true when anything was done.
      */
     public boolean progress() {
+        return progress(false);
+    }
+
+    /** {@link #progress()}; {@code awaitedOnly}: only for QPs that may still receive what completes on this CQ. */
+    private boolean progress(boolean awaitedOnly) {
         QueuePair[] qps = progressors;
         int k = Math.min(progressorCount, qps.length);
         if (k == 0) {
@@ -270,7 +284,7 @@ public final class CompletionQueue extends Resource {
         int m = Math.min(k, PROGRESS_PER_CALL);
         for (int i = 0; i < m; i++) {
             QueuePair qp = qps[Math.floorMod(start + i, k)];
-            any |= qp != null && qp.spi().progress();
+            any |= qp != null && (!awaitedOnly || qp.awaitsInbound(this)) && qp.spi().progress();
         }
         progressCursor = start + m;
         return any;

@@ -25,13 +25,16 @@ final class QpRetirement implements QpUpcalls {
     private final QpInit init;
     private final ArrayDeque<SendWr> sq;
     private final ArrayDeque<RecvWr> rq;
+    /** The QP's counts of what the peer may still send (changed here as WRs leave sq and rq, under their monitors). */
+    private final InboundAwaited awaited;
     private final Completion ok = new Completion();
 
-    QpRetirement(QueuePair qp, QpInit init, ArrayDeque<SendWr> sq, ArrayDeque<RecvWr> rq) {
+    QpRetirement(QueuePair qp, QpInit init, ArrayDeque<SendWr> sq, ArrayDeque<RecvWr> rq, InboundAwaited awaited) {
         this.qp = qp;
         this.init = init;
         this.sq = sq;
         this.rq = rq;
+        this.awaited = awaited;
     }
 
     @Override
@@ -103,6 +106,7 @@ final class QpRetirement implements QpUpcalls {
             if (!pollOldest(sq, wr, fromProvider, "send")) {
                 return false;
             }
+            awaited.send(wr, -1);
             Consumer<Completion> listener = wr.listener;
             wr.listener = null;
             boolean report = wr.isSignaled() || init.signalAll || c.status != CompletionStatus.SUCCESS || listener != null;
@@ -136,6 +140,7 @@ final class QpRetirement implements QpUpcalls {
             if (!pollOldest(rq, wr, fromProvider, "receive")) {
                 return false;
             }
+            awaited.receives(-1);
             return finishRecv(wr, c);
         }
     }

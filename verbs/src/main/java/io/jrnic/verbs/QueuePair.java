@@ -28,6 +28,7 @@ public final class QueuePair extends Resource {
     private final WorkRequestValidator validator;
     private final ArrayDeque<SendWr> sq;
     private final ArrayDeque<RecvWr> rq;
+    private final InboundAwaited awaited;
     private final SendWr[] sendOne = new SendWr[1];
     private final RecvWr[] recvOne = new RecvWr[1];
     private volatile QpState state = QpState.IDLE;
@@ -44,7 +45,8 @@ public final class QueuePair extends Resource {
         this.validator = validator;
         this.sq = new ArrayDeque<>(init.maxSendWr);
         this.rq = new ArrayDeque<>(Math.max(1, init.maxRecvWr));
-        this.retirement = new QpRetirement(this, init, sq, rq);
+        this.awaited = new InboundAwaited(init.srq != null);
+        this.retirement = new QpRetirement(this, init, sq, rq, awaited);
         this.spi = pd.spi().createQp(new QpSpec(init.maxSendWr, init.maxRecvWr, init.maxSendSge, init.maxRecvSge,
                 init.maxInline, init.signalAll, init.srq == null ? null : init.srq.spi()), retirement);
         this.number = device.qpNumbers.incrementAndGet();
@@ -108,6 +110,15 @@ public final class QueuePair extends Resource {
 
     public SharedReceiveQueue srq() {
         return init.srq;
+    }
+
+    /**
+     * Whether what the peer may still send could complete a work request of this QP on {@code cq}: a Read or Atomic
+     * awaiting its response (the send CQ), a receive posted (the receive CQ). What an empty {@link CompletionQueue#poll}
+     * lets the provider read the stream for ({@link InboundAwaited}). Any thread.
+     */
+    boolean awaitsInbound(CompletionQueue cq) {
+        return (cq == init.sendCq && awaited.responses()) || (cq == init.recvCq && awaited.receives());
     }
 
     public QpState state() {
@@ -199,12 +210,14 @@ public final class QueuePair extends Resource {
         acquireAll(wrs, off, n);
         for (int i = 0; i < n; i++) {
             sq.addLast(wrs[off + i]);
+            awaited.send(wrs[off + i], 1);
         }
         try {
             spi.postSend(wrs, off, n);
         } catch (RuntimeException e) {
             for (int i = 0; i < n; i++) {
                 sq.removeLastOccurrence(wrs[off + i]);
+                awaited.send(wrs[off + i], -1);
                 wrs[off + i].release();
             }
             throw e;
@@ -270,6 +283,7 @@ public final class QueuePair extends Resource {
         for (int i = 0; i < n; i++) {
             rq.addLast(wrs[off + i]);
         }
+        awaited.receives(n);
         try {
             spi.postRecv(wrs, off, n);
         } catch (RuntimeException e) {
@@ -277,6 +291,7 @@ public final class QueuePair extends Resource {
                 rq.removeLastOccurrence(wrs[off + i]);
                 wrs[off + i].release();
             }
+            awaited.receives(-n);
             throw e;
         }
     }

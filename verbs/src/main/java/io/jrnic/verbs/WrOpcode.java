@@ -66,6 +66,11 @@ public enum WrOpcode {
         return this == REG_MR || this == LOCAL_INVALIDATE || this == BIND_MW;
     }
 
+    /** Opcodes that complete when the peer's response arrives (RDMA Read, the atomics). */
+    public boolean awaitsResponse() {
+        return this == RDMA_READ || isAtomic();
+    }
+
     /** Opcodes whose SGEs the local RNIC writes (so their regions need LOCAL_WRITE). */
     public boolean writesLocalMemory() {
         return this == RDMA_READ || isAtomic();

@@ -265,6 +265,10 @@ public final class FakeProvider implements RdmaProvider {
         volatile boolean autoExecute = true;
         volatile FakeQp peer;
         volatile FakeConnection conn;
+        /** Calls of {@link #progress()} (a CQ let this QP read its stream on the polling thread). */
+        final java.util.concurrent.atomic.AtomicInteger progressCalls = new java.util.concurrent.atomic.AtomicInteger();
+        /** What {@link #inputWaiter()} offers (null: none, as a provider without one). */
+        volatile io.jrnic.verbs.spi.InputWaiter waiter;
 
         FakeQp(FakeDevice dev, FakePd pd, QpSpec spec, QpUpcalls up) {
             this.dev = dev;
@@ -288,6 +292,17 @@ public final class FakeProvider implements RdmaProvider {
             for (int i = 0; i < count; i++) {
                 rq.addLast(wrs[offset + i]);
             }
+        }
+
+        @Override
+        public boolean progress() {
+            progressCalls.incrementAndGet();
+            return false;
+        }
+
+        @Override
+        public io.jrnic.verbs.spi.InputWaiter inputWaiter() {
+            return waiter;
         }
 
         synchronized RecvWr takeRecv() {

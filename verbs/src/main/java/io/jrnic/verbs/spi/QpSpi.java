@@ -27,9 +27,11 @@ public interface QpSpi {
     void close();
 
     /**
-     * Progress on the calling thread, which polls a CQ of this QP and found it empty: a software provider may
-     * read and process what the stream holds here instead of waiting for its own threads. Must not block; true
-     * when anything was done (a completion may now be queued).
+     * Progress on the calling thread, which polls a CQ of this QP and found it empty while the peer may still send
+     * what completes there (a Read's response, a message for a posted receive), or which waits for memory the peer
+     * writes ({@code CompletionQueue.progress()}): a software provider may read and process what the stream holds
+     * here instead of waiting for its own threads. Must not block; true when anything was done (a completion may
+     * now be queued).
      */
     default boolean progress() {
         return false;
