@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * only when something there could complete on the CQ polled: a response for the send CQ, a message for the receive CQ
  * (always, with an SRQ). Otherwise a consumer spinning on the CQ of a QP that only writes would take the QP's ownership
  * for a read that finds nothing, again and again, and hold off the thread sending for it (spec-notes/engine.md,
- * "inbound data"). Counts are changed under the QP's sq and rq monitors (each its own), read by any poller; release
- * stores, no fence on the post path.
+ * "What a poller reads for"). Counts are changed under the QP's sq and rq monitors (each its own) and read by any
+ * poller; release stores, no fence on the post path.
  */
 final class InboundAwaited {
     private final AtomicInteger responses = new AtomicInteger();
