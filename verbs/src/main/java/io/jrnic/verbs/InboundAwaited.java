@@ -28,9 +28,9 @@ final class InboundAwaited {
         }
     }
 
-    /** Under the rq monitor: {@code n} receives posted (or, negative, taken off the RQ). */
-    void receives(int n) {
-        receives.lazySet(receives.get() + n);
+    /** Under the rq monitor, after the RQ changed: the receives now on it. */
+    void receivesPosted(int n) {
+        receives.lazySet(n);
     }
 
     /** Any thread: a response may come for the send queue. */

@@ -140,7 +140,7 @@ final class QpRetirement implements QpUpcalls {
             if (!pollOldest(rq, wr, fromProvider, "receive")) {
                 return false;
             }
-            awaited.receives(-1);
+            awaited.receivesPosted(rq.size());
             return finishRecv(wr, c);
         }
     }

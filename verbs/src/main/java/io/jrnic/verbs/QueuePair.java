@@ -283,7 +283,7 @@ public final class QueuePair extends Resource {
         for (int i = 0; i < n; i++) {
             rq.addLast(wrs[off + i]);
         }
-        awaited.receives(n);
+        awaited.receivesPosted(rq.size());
         try {
             spi.postRecv(wrs, off, n);
         } catch (RuntimeException e) {
@@ -291,7 +291,7 @@ public final class QueuePair extends Resource {
                 rq.removeLastOccurrence(wrs[off + i]);
                 wrs[off + i].release();
             }
-            awaited.receives(-n);
+            awaited.receivesPosted(rq.size());
             throw e;
         }
     }

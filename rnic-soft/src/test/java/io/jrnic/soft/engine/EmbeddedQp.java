@@ -2,9 +2,16 @@ package io.jrnic.soft.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.jrnic.mpa.CrcCheck;
+import io.jrnic.mpa.FpduDecoder;
+import io.jrnic.mpa.FpduListener;
+import io.jrnic.mpa.LlpError;
 import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.MemoryTable;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,5 +47,38 @@ record EmbeddedQp(QpEngine qp, EmbeddedChannel ch, MemoryTable table, List<SqEnt
         qp.bind(ch, p, "mpa", null, null);
         ch.runPendingTasks();
         return new EmbeddedQp(qp, ch, table, retired);
+    }
+
+    /**
+     * The ULPDUs written to the channel since the last call (CRC on, markers off), each checked good and copied; the
+     * channel's outbound messages are released.
+     */
+    List<ByteBuf> ulpdusWritten() {
+        return ulpdusWritten(ch);
+    }
+
+    /** {@link #ulpdusWritten()} for any engine's EmbeddedChannel. */
+    static List<ByteBuf> ulpdusWritten(EmbeddedChannel ch) {
+        List<ByteBuf> ulpdus = new ArrayList<>();
+        FpduDecoder dec = new FpduDecoder(true, false, new FpduListener() {
+            @Override
+            public void onFpdu(ByteBuf u, long lengthPos, CrcCheck crc) {
+                assertEquals(CrcCheck.GOOD, crc);
+                ulpdus.add(Unpooled.copiedBuffer(u));
+            }
+
+            @Override
+            public void onError(LlpError error, long offset, String detail) {
+                throw new AssertionError(error + " " + detail);
+            }
+        });
+        Object m;
+        while ((m = ch.readOutbound()) != null) {
+            if (m instanceof ByteBuf b) {
+                dec.feed(b);
+            }
+            ReferenceCountUtil.release(m); // a ByteBuf, or a zero-copy WireMark
+        }
+        return ulpdus;
     }
 }

@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.jrnic.mpa.CrcCheck;
-import io.jrnic.mpa.FpduDecoder;
-import io.jrnic.mpa.FpduListener;
-import io.jrnic.mpa.LlpError;
 import io.jrnic.mpa.RtrType;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.Terminate;
@@ -19,7 +15,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -99,27 +94,12 @@ class QpEngineTest {
     /** The Terminates written to the stream, decoded in the RFC layout. */
     private List<Terminate> terminatesWritten() {
         List<Terminate> out = new ArrayList<>();
-        FpduDecoder dec = new FpduDecoder(true, false, new FpduListener() {
-            @Override
-            public void onFpdu(ByteBuf u, long offset, CrcCheck crc) {
-                assertEquals(CrcCheck.GOOD, crc);
-                int control = u.getUnsignedShort(u.readerIndex());
-                if ((control & 0x8000) == 0 && (control & 0xF) == 0x7) {
-                    out.add(TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(), TerminateDecoder.Mode.STRICT));
-                }
+        for (ByteBuf u : EmbeddedQp.ulpdusWritten(ch)) {
+            int control = u.getUnsignedShort(u.readerIndex());
+            if ((control & 0x8000) == 0 && (control & 0xF) == 0x7) {
+                out.add(TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(), TerminateDecoder.Mode.STRICT));
             }
-
-            @Override
-            public void onError(LlpError error, long offset, String detail) {
-                throw new AssertionError(error + " " + detail);
-            }
-        });
-        Object m;
-        while ((m = ch.readOutbound()) != null) {
-            if (m instanceof ByteBuf b) {
-                dec.feed(b);
-            }
-            ReferenceCountUtil.release(m); // a ByteBuf, or a zero-copy WireMark
+            u.release();
         }
         return out;
     }

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.jrnic.mpa.CrcCheck;
-import io.jrnic.mpa.FpduDecoder;
 import io.jrnic.mpa.FpduEncoder;
-import io.jrnic.mpa.FpduListener;
-import io.jrnic.mpa.LlpError;
 import io.jrnic.mpa.RtrType;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapOpcode;
@@ -17,8 +13,6 @@ import io.jrnic.soft.mem.SoftRegion;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.netty.util.ReferenceCountUtil;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -41,40 +35,15 @@ class ReadCompletePumpTest {
         return out;
     }
 
-    /** The ULPDUs the engine wrote so far, decoded. */
-    private List<ByteBuf> written() {
-        List<ByteBuf> ulpdus = new ArrayList<>();
-        FpduDecoder dec = new FpduDecoder(true, false, new FpduListener() {
-            @Override
-            public void onFpdu(ByteBuf u, long lengthPos, CrcCheck crc) {
-                assertEquals(CrcCheck.GOOD, crc);
-                ulpdus.add(Unpooled.copiedBuffer(u));
-            }
-
-            @Override
-            public void onError(LlpError error, long offset, String detail) {
-                throw new AssertionError(error + " " + detail);
-            }
-        });
-        Object m;
-        while ((m = e.ch().readOutbound()) != null) {
-            if (m instanceof ByteBuf b) {
-                dec.feed(b);
-            }
-            ReferenceCountUtil.release(m);
-        }
-        return ulpdus;
-    }
-
     @Test
     void aReadRequestIsAnsweredAtTheReadComplete() {
         ByteBuf request = Unpooled.buffer().writeShort(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_REQUEST, true))
                 .writeInt(0).writeInt(RdmapOpcode.QN_READ_REQUEST).writeInt(1).writeInt(0) // MSN 1, MO 0
                 .writeInt(0x500).writeLong(0).writeInt(DATA.length).writeInt(region.stag()).writeLong(0);
         e.ch().pipeline().fireChannelRead(fpdu(request));
-        assertEquals(List.of(), written(), "answered before the read-complete");
+        assertEquals(List.of(), e.ulpdusWritten(), "answered before the read-complete");
         e.ch().pipeline().fireChannelReadComplete();
-        List<ByteBuf> out = written();
+        List<ByteBuf> out = e.ulpdusWritten();
         assertEquals(1, out.size());
         ByteBuf response = out.get(0);
         assertEquals(RdmapControl.controlWord(RdmapOpcode.RDMA_READ_RESPONSE, true), response.getUnsignedShort(0));
