@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
 # jrnic perf across two network namespaces (twohost.sh), next to iperf3 on the same path in the same run, for every
-# MTU x rate x loss asked: RDMA WRITE / READ / SEND bandwidth (and jrnic perf's own java.nio TCP baseline) at each
-# size, latency p50 / p99 / p99.9 at 64 B and 64 KiB, iperf3 at each size as its write length. Writes
+# MTU x rate x loss x TCP congestion control asked: RDMA WRITE / READ / SEND bandwidth (and jrnic perf's own
+# java.nio TCP baseline) at each size, latency p50 / p99 / p99.9 at 64 B and 64 KiB, iperf3 at each size as its
+# write length. Writes
 # OUT/twohost.csv (header: LossChart.HEADER), OUT/twohost.png and .svg (jrnic perf --loss-chart), and every raw output
 # under OUT/raw/. Must run as root; uses only the harness's own namespaces and addresses.
 #
 #   twohost-perf.sh [--out DIR] [--mtus "1500 9000"] [--rates "none 1gbit 10gbit"] [--losses "0 0.01 0.1 1"]
 #                   [--loss-dir both|ab|ba] [--sizes "65536 1048576"] [--volume MIB] [--reps K]
-#                   [--lat-iterations N] [--iperf-seconds S] [--quick]
+#                   [--lat-iterations N] [--iperf-seconds S] [--ccs "bbr reno"] [--quick]
 #
 # ab is a -> b: the perf client (and iperf3 client) is in a, the server in b, so WRITE and SEND data go ab and
 # READ data go ba; loss on "both" (the default) meets every operation's data and its ACKs alike. --quick: one MTU
 # (1500), no rate limit, losses 0 and 1 %, 16 MiB per run, one repetition: a check that the runner works (seconds),
-# not a measurement. Default OUT: target/twohost-perf (under the current directory). Exit: 0 done and every row ok,
-# 1 a row failed (see its result column and raw/), 2 bad usage or harness unavailable.
+# not a measurement. --ccs: the TCP congestion controls to run under (twohost.sh up --cc; default: the one a new
+# namespace inherits from the host), recorded in the CSV's cc column. Default OUT: target/twohost-perf (under the
+# current directory). Exit: 0 done and every row ok, 1 a row failed (see its result column and raw/), 2 bad usage or
+# harness unavailable.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 H="$here/twohost.sh"
 
 out="target/twohost-perf"; mtus="1500 9000"; rates="none 1gbit 10gbit"; losses="0 0.01 0.1 1"; loss_dir=both
-sizes="65536 1048576"; volume=256; reps=3; lat_iter=2000; iperf_s=5
+sizes="65536 1048576"; volume=256; reps=3; lat_iter=2000; iperf_s=5; ccs=inherited
 while (( $# )); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -33,8 +36,9 @@ while (( $# )); do
     --reps) reps="$2"; shift 2 ;;
     --lat-iterations) lat_iter="$2"; shift 2 ;;
     --iperf-seconds) iperf_s="$2"; shift 2 ;;
+    --ccs) ccs="$2"; shift 2 ;;
     --quick) mtus=1500; rates=none; losses="0 1"; volume=16; reps=1; lat_iter=500; iperf_s=1; shift ;;
-    *) sed -n '7,9p' "$0" >&2; exit 2 ;;
+    *) sed -n '9,11p' "$0" >&2; exit 2 ;;
   esac
 done
 case "$loss_dir" in both|ab|ba) ;; *) echo "twohost-perf: --loss-dir both|ab|ba" >&2; exit 2 ;; esac
@@ -57,16 +61,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "mtu,rate,loss_pct,loss_dir,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result" > "$csv"
+echo "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result" > "$csv"
 failed=0
-for mtu in $mtus; do for rate in $rates; do for loss in $losses; do
-  tag="mtu$mtu-$rate-loss$loss-$loss_dir"
+for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in $losses; do
   la=0; lb=0
   [[ $loss_dir != ba ]] && la="$loss"
   [[ $loss_dir != ab ]] && lb="$loss"
-  rate_args=()
-  [[ $rate != none ]] && rate_args=(--rate "$rate")
-  "$H" up --mtu "$mtu" "${rate_args[@]}" --loss-ab "$la" --loss-ba "$lb"
+  up_args=()
+  [[ $rate != none ]] && up_args=(--rate "$rate")
+  [[ $cc_asked != inherited ]] && up_args+=(--cc "$cc_asked")
+  "$H" up --mtu "$mtu" "${up_args[@]}" --loss-ab "$la" --loss-ba "$lb"
+  cc="$("$H" cc a)"
+  tag="mtu$mtu-$rate-loss$loss-$loss_dir-$cc"
 
   # jrnic perf: server in b, client in a
   slog="$out/raw/perf-server-$tag.txt"
@@ -93,9 +99,9 @@ for mtu in $mtus; do for rate in $rates; do for loss in $losses; do
     wait "$ipid" 2>/dev/null || true
   done
 
-  python3 - "$csv" "$mtu" "$rate" "$loss" "$loss_dir" "$out/raw" "$tag" "$sizes" <<'EOF' || failed=1
+  python3 - "$csv" "$mtu" "$rate" "$loss" "$loss_dir" "$out/raw" "$tag" "$sizes" "$cc" <<'EOF' || failed=1
 import csv, json, sys, os
-out, mtu, rate, loss, ldir, raw, tag, sizes = sys.argv[1:9]
+out, mtu, rate, loss, ldir, raw, tag, sizes, cc = sys.argv[1:10]
 rows, ok = [], True
 def perf(path):
     global ok
@@ -126,11 +132,11 @@ perf(f"{raw}/perf-lat-{tag}.csv")
 with open(out, "a", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows:
-        w.writerow([mtu, rate, loss, ldir] + r)
+        w.writerow([mtu, rate, loss, ldir, cc] + r)
 sys.exit(0 if ok else 1)
 EOF
   "$H" down
-done; done; done
+done; done; done; done
 
 java -jar "$jar" perf --loss-chart "$csv" --out "$out"
 echo "twohost-perf: wrote $csv, $out/twohost.png, $out/twohost.svg; raw outputs in $out/raw"

@@ -2,11 +2,13 @@
 # Two hosts over a real link: two network namespaces joined by a veth pair, with the kernel's own TCP between them.
 #
 #   twohost.sh up [--mtu 1500|9000] [--rate-ab R] [--rate-ba R] [--loss-ab PCT] [--loss-ba PCT] [--offload on|off]
+#                 [--cc NAME]        TCP congestion control of both hosts (default: what a new namespace inherits)
 #   twohost.sh loss ab|ba PCT         random loss on one direction (0 removes it); PCT down to 0.01
 #   twohost.sh rate ab|ba R|none      tbf rate limit on one direction's sender (R as tc writes it: 1gbit, 10gbit)
 #   twohost.sh link down|up           both ends of the veth administratively down or up
 #   twohost.sh exec a|b CMD...        runs CMD inside host a or b
 #   twohost.sh addr a|b               prints that host's address
+#   twohost.sh cc a|b                 prints that host's TCP congestion control
 #   twohost.sh status                 namespaces, addresses, qdiscs, loss rules
 #   twohost.sh down                   removes everything it made (idempotent: fine to call when nothing is up)
 #
@@ -16,7 +18,9 @@
 # both ends already inside the namespaces). Direction ab is a -> b. Loss is dropped at the receiving end's ingress
 # (nftables netdev hook, `numgen random mod 10000 < N`), so the sender's TCP meets it as a loss on the wire, not as a
 # local drop; rate is a `tbf` qdisc on the sending end. `sch_netem` (delay) is not used: it is missing from some
-# kernels. Exit status: 0 done, 1 failed (the message says what), 2 bad usage.
+# kernels. --cc sets net.ipv4.tcp_congestion_control in both namespaces (a namespace inherits the host's default;
+# outside the host's namespace the kernel lets only those in net.ipv4.tcp_allowed_congestion_control be set, and
+# the host's setting is never changed here). Exit status: 0 done, 1 failed (the message says what), 2 bad usage.
 set -euo pipefail
 
 prefix="${JRNIC_NETNS:-jrnic2h}"
@@ -27,7 +31,7 @@ if_a="${prefix:0:10}a"
 if_b="${prefix:0:10}b"
 
 die() { echo "twohost: $*" >&2; exit 1; }
-usage() { sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [[ "$net" =~ ^[0-9]+$ ]] && (( net <= 255 )) || { echo "twohost: JRNIC_NETNS_NET must be 0..255" >&2; exit 2; }
 addr_a="10.231.$net.1"
@@ -89,7 +93,7 @@ down() {
 }
 
 up() {
-  local mtu=1500 rate_ab=none rate_ba=none loss_ab=0 loss_ba=0 offload=on
+  local mtu=1500 rate_ab=none rate_ba=none loss_ab=0 loss_ba=0 offload=on cc=""
   while (( $# )); do
     case "$1" in
       --mtu) mtu="$2"; shift 2 ;;
@@ -99,6 +103,7 @@ up() {
       --loss-ab) loss_ab="$2"; shift 2 ;;
       --loss-ba) loss_ba="$2"; shift 2 ;;
       --offload) offload="$2"; shift 2 ;;
+      --cc) cc="$2"; shift 2 ;;
       *) usage ;;
     esac
   done
@@ -122,6 +127,12 @@ up() {
       ip netns exec "$(ns_of $n)" ethtool -K "$ifc" tso off gso off gro off >/dev/null
     fi
   done
+  if [[ -n "$cc" ]]; then
+    for n in a b; do
+      ip netns exec "$(ns_of $n)" sysctl -qw "net.ipv4.tcp_congestion_control=$cc" 2>/dev/null || { down
+        die "congestion control '$cc' refused in a namespace (allowed there: $(sysctl -n net.ipv4.tcp_allowed_congestion_control))"; }
+    done
+  fi
   set_rate ab "$rate_ab"; set_rate ba "$rate_ba"
   set_loss ab "$loss_ab"; set_loss ba "$loss_ba"
   # the veth carries traffic once both ends report carrier (operstate UP)
@@ -132,8 +143,10 @@ up() {
     sleep 0.1
   done
   echo "twohost: up: $ns_a ($addr_a, $if_a) <-> $ns_b ($addr_b, $if_b), MTU $mtu, rate ab $rate_ab ba $rate_ba," \
-       "loss ab $loss_ab % ba $loss_ba %"
+       "loss ab $loss_ab % ba $loss_ba %, congestion control $(cc_of a)"
 }
+
+cc_of() { ip netns exec "$(ns_of "$1")" sysctl -n net.ipv4.tcp_congestion_control; }
 
 status() {
   local n
@@ -142,6 +155,7 @@ status() {
       echo "== $(ns_of $n)"
       ip -n "$(ns_of $n)" -br addr
       ip -n "$(ns_of $n)" link show | grep -o 'mtu [0-9]*' | head -2 | tail -1
+      echo "congestion control $(cc_of $n)"
       ip netns exec "$(ns_of $n)" tc qdisc show | grep -v noqueue || true
       ip netns exec "$(ns_of $n)" nft list table netdev jrnic_loss 2>/dev/null | grep -E 'drop' || true
     else
@@ -163,5 +177,6 @@ case "$cmd" in
     case "$1" in down|up) ip -n "$ns_a" link set "$if_a" "$1"; ip -n "$ns_b" link set "$if_b" "$1" ;; *) usage ;; esac ;;
   exec) (( $# >= 2 )) || usage; ns="$(ns_of "$1")"; shift; exec ip netns exec "$ns" "$@" ;;
   addr) (( $# == 1 )) || usage; case "$1" in a) echo "$addr_a" ;; b) echo "$addr_b" ;; *) usage ;; esac ;;
+  cc) (( $# == 1 )) || usage; exists "$(ns_of "$1")" || die "not up"; cc_of "$1" ;;
   *) usage ;;
 esac

@@ -22,12 +22,17 @@ import org.jfree.data.xy.XYSeries;
 
 /**
  * The two-host picture ({@code interop/netns/twohost-perf.sh}, drawn by {@code jrnic perf --loss-chart CSV}):
- * bandwidth against the random loss on the link, one plot per MTU and rate limit, one line per RDMA operation and
+ * bandwidth against the random loss on the link, one plot per MTU, rate limit and congestion control, one line per RDMA operation and
  * message size next to iperf3 on the same path; 1 MiB lines dashed. Drawn in the sweep's style ({@link SweepChart}).
  */
 public final class LossChart {
-    /** The runner's CSV header (one row per measurement). */
-    public static final String HEADER = "mtu,rate,loss_pct,loss_dir,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result";
+    /** The runner's CSV header (one row per measurement); cc is the hosts' TCP congestion control. */
+    public static final String HEADER =
+            "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result";
+    /** The header before the cc column (still read: its rows name no congestion control). */
+    public static final String HEADER_WITHOUT_CC =
+            "mtu,rate,loss_pct,loss_dir,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result";
+    private static final int COLUMNS = 14;
 
     private LossChart() {
     }
@@ -41,20 +46,25 @@ public final class LossChart {
      * jrnic perf's own java.nio baseline (in the CSV, not drawn: iperf3 is the TCP line) are left out.
      */
     static List<Row> read(List<String> lines) {
-        if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+        boolean withCc = !lines.isEmpty() && lines.get(0).equals(HEADER);
+        if (!withCc && (lines.isEmpty() || !lines.get(0).equals(HEADER_WITHOUT_CC))) {
             throw new IllegalArgumentException("not a twohost-perf CSV (header must be: " + HEADER + ")");
         }
         List<Row> rows = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
-            String[] f = Arrays.copyOf(line.split(",", -1), 13);
-            boolean drawn = "jrnic".equals(f[4]) || "iperf3".equals(f[4]);
-            if (!drawn || f[7] == null || f[7].isEmpty() || !"ok".equals(f[12])) {
+            List<String> cols = new ArrayList<>(Arrays.asList(line.split(",", -1)));
+            if (!withCc && cols.size() > 4) {
+                cols.add(4, "");
+            }
+            String[] f = Arrays.copyOf(cols.toArray(String[]::new), COLUMNS);
+            boolean drawn = "jrnic".equals(f[5]) || "iperf3".equals(f[5]);
+            if (!drawn || f[8] == null || f[8].isEmpty() || !"ok".equals(f[13])) {
                 continue;
             }
-            String link = "MTU " + f[0] + ", rate " + f[1];
-            String size = sizeLabel(Integer.parseInt(f[6]));
-            String series = ("iperf3".equals(f[4]) ? "TCP iperf3" : "RDMA " + f[5]) + " " + size;
-            rows.add(new Row(link, Double.parseDouble(f[2]), series, Double.parseDouble(f[7])));
+            String link = "MTU " + f[0] + ", rate " + f[1] + (f[4] == null || f[4].isEmpty() ? "" : ", " + f[4]);
+            String size = sizeLabel(Integer.parseInt(f[7]));
+            String series = ("iperf3".equals(f[5]) ? "TCP iperf3" : "RDMA " + f[6]) + " " + size;
+            rows.add(new Row(link, Double.parseDouble(f[2]), series, Double.parseDouble(f[8])));
         }
         return rows;
     }

@@ -2,12 +2,14 @@ package io.jrnic.cli.netns;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jrnic.cli.Jrnic;
 import io.jrnic.cli.soak.SoakServer;
 import io.jrnic.interop.decode.TsharkOracle;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -176,6 +178,24 @@ class TwoHostTest {
             System.out.println("== kill -9 of the server: client exit " + exit + "\n" + c.output());
             assertEquals(1, exit, c.output());
             assertTrue(c.output().contains(" 0 mismatches") && !c.output().contains(" 0 failed work requests"), c.output());
+        }
+    }
+
+    /**
+     * {@code up --cc}: both hosts get the congestion control asked (reno: the kernel lets any namespace choose it),
+     * {@code up} and {@code cc} report it; one the kernel refuses fails {@code up} with its reason and leaves nothing up.
+     */
+    @Test
+    void upSetsTheCongestionControlOfBothHostsOrFailsLeavingNothingUp() throws Exception {
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            assertTrue(h.harness("up", "--mtu", "1500", "--cc", "reno").contains("congestion control reno"));
+            assertEquals("reno", h.harness("cc", "a").trim());
+            assertEquals("reno", h.harness("cc", "b").trim());
+            IOException refused = assertThrows(IOException.class, () -> h.harness("up", "--mtu", "1500", "--cc", "no-such-cc"));
+            assertTrue(refused.getMessage().contains("congestion control 'no-such-cc' refused"), refused.getMessage());
+            String status = h.harness("status");
+            assertTrue(status.contains("-a: absent") && status.contains("-b: absent"), status);
         }
     }
 

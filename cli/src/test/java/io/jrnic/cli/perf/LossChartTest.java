@@ -13,24 +13,36 @@ import org.junit.jupiter.api.io.TempDir;
 
 class LossChartTest {
     private static final List<String> CSV = List.of(LossChart.HEADER,
-            "1500,none,0,both,jrnic,WRITE,65536,1800.5,,,,,ok",
-            "1500,none,1,both,jrnic,WRITE,65536,1500.25,,,,,ok",
-            "1500,none,0,both,iperf3,stream,65536,2300,,,,12,ok",
-            "1500,none,0,both,java.nio,WRITE,65536,2100,,,,,ok",
-            "1500,none,0,both,jrnic,WRITE,64,,10.5,20.25,30.5,,ok",
-            "1500,none,1,both,jrnic,READ,65536,,,,,,FAILED",
-            "9000,1gbit,0.01,both,jrnic,SEND,1048576,110.5,,,,,ok");
+            "1500,none,0,both,bbr,jrnic,WRITE,65536,1800.5,,,,,ok",
+            "1500,none,1,both,bbr,jrnic,WRITE,65536,1500.25,,,,,ok",
+            "1500,none,0,both,bbr,iperf3,stream,65536,2300,,,,12,ok",
+            "1500,none,0,both,bbr,java.nio,WRITE,65536,2100,,,,,ok",
+            "1500,none,0,both,bbr,jrnic,WRITE,64,,10.5,20.25,30.5,,ok",
+            "1500,none,1,both,bbr,jrnic,READ,65536,,,,,,FAILED",
+            "1500,none,0,both,reno,jrnic,WRITE,65536,5400,,,,,ok",
+            "9000,1gbit,0.01,both,bbr,jrnic,SEND,1048576,110.5,,,,,ok");
 
     @Test
     void bandwidthRowsBecomeOneSeriesPerToolOperationAndSizeAndOnePlotPerLink() {
         List<LossChart.Row> rows = LossChart.read(CSV);
-        assertEquals(4, rows.size(), "latency, failed and java.nio rows are not drawn");
+        assertEquals(5, rows.size(), "latency, failed and java.nio rows are not drawn");
         assertEquals("RDMA WRITE 64K", rows.get(0).series());
         assertEquals("TCP iperf3 64K", rows.get(2).series());
-        assertEquals("RDMA SEND 1M", rows.get(3).series());
-        assertEquals("MTU 9000, rate 1gbit", rows.get(3).link());
+        assertEquals("MTU 1500, rate none, reno", rows.get(3).link());
+        assertEquals("RDMA SEND 1M", rows.get(4).series());
+        assertEquals("MTU 9000, rate 1gbit, bbr", rows.get(4).link());
         CombinedDomainXYPlot plot = (CombinedDomainXYPlot) LossChart.chart(rows).getXYPlot();
-        assertEquals(2, plot.getSubplots().size());
+        assertEquals(3, plot.getSubplots().size(), "one plot per MTU, rate and congestion control");
+    }
+
+    @Test
+    void aCsvWrittenBeforeTheCcColumnIsStillRead() {
+        List<LossChart.Row> rows = LossChart.read(List.of(LossChart.HEADER_WITHOUT_CC,
+                "1500,none,0,both,jrnic,WRITE,65536,1800.5,,,,,ok", "1500,none,0,both,iperf3,stream,65536,2300,,,,12,ok"));
+        assertEquals(2, rows.size());
+        assertEquals("MTU 1500, rate none", rows.get(0).link());
+        assertEquals(1800.5, rows.get(0).mbs());
+        assertEquals("TCP iperf3 64K", rows.get(1).series());
     }
 
     @Test
