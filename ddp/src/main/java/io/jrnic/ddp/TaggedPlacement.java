@@ -43,6 +43,20 @@ public final class TaggedPlacement {
      * @throws IllegalArgumentException if T is clear (not a tagged segment)
      */
     public DdpError check(int control, int stag, long taggedOffset, int payloadLength) {
+        return check(control, stag, null, false, taggedOffset, payloadLength);
+    }
+
+    /**
+     * {@link #check(int, int, long, int)} for a caller that already looked the segment's STag up ({@code found}:
+     * what {@link TaggedBufferLookup#lookup} returned for it, null for none), so that the STag is looked up once
+     * per segment.
+     */
+    public DdpError check(int control, TaggedRegion found, long taggedOffset, int payloadLength) {
+        return check(control, 0, found, true, taggedOffset, payloadLength);
+    }
+
+    private DdpError check(int control, int stag, TaggedRegion found, boolean lookedUp, long taggedOffset,
+            int payloadLength) {
         region = null;
         regionOffset = 0;
         if (!DdpControl.isTagged(control)) {
@@ -57,7 +71,10 @@ public final class TaggedPlacement {
         if (payloadLength == 0 && !validateZeroLength) {
             return null;
         }
-        TaggedRegion r = lookup.lookup(stag);
+        return checkRegion(lookedUp ? found : lookup.lookup(stag), taggedOffset, payloadLength);
+    }
+
+    private DdpError checkRegion(TaggedRegion r, long taggedOffset, int payloadLength) {
         if (r == null || !r.valid()) {
             return DdpError.INVALID_STAG;
         }

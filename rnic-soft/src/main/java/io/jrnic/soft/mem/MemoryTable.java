@@ -117,6 +117,12 @@ public final class MemoryTable implements TaggedBufferLookup {
         return r.stag() == stag ? r : KEY_MISMATCH;
     }
 
+    /** Whether {@code r} is still this table's entry in its slot (not freed, not replaced): lock-free, as lookup. */
+    boolean holds(SoftRegion r) {
+        int slot = r.slot();
+        return slot > 0 && slot < entries.length() && entries.get(slot) == r;
+    }
+
     /** An entry that is never valid: stands for a local region that is gone (checks then fail). */
     public static SoftRegion invalidEntry() {
         return KEY_MISMATCH;

@@ -21,6 +21,8 @@ public final class RemoteAccess {
     private final TaggedPlacement placement;
     private SoftRegion region;
     private long regionOffset;
+    /** The entry the last lookup found (see {@link #lookup}), or null. */
+    private SoftRegion lastFound;
 
     public RemoteAccess(MemoryTable table, long pdId) {
         this.table = table;
@@ -37,13 +39,16 @@ public final class RemoteAccess {
     public IwarpError checkTaggedSink(int control, int stag, long to, int length, int requiredAccess) {
         region = null;
         regionOffset = 0;
+        IwarpError e;
         if (length > 0 && DdpControl.ddpVersion(control) == DdpControl.DDP_VERSION) {
-            SoftRegion r = table.lookup(stag);
+            SoftRegion r = lookup(stag);
             if (r != null && r.valid() && r.associatedWith(pdId) && !AccessFlags.has(r.access(), requiredAccess)) {
                 return RdmapError.ACCESS_RIGHTS;
             }
+            e = placement.check(control, r, to, length);
+        } else {
+            e = placement.check(control, stag, to, length);
         }
-        IwarpError e = placement.check(control, stag, to, length);
         if (e == null) {
             region = (SoftRegion) placement.region();
             regionOffset = placement.regionOffset();
@@ -51,11 +56,27 @@ public final class RemoteAccess {
         return e;
     }
 
+    /**
+     * {@link MemoryTable#lookup}, with the entry last found kept: a stream's segments mostly name the STag the one
+     * before named, and the table's lookup inverts the index permutation each time. The kept entry answers only
+     * while it still carries {@code stag} (a fast registration may change its key) and the table still holds it
+     * in its slot (freed or replaced: looked up again), so the answer is always the table's.
+     */
+    private SoftRegion lookup(int stag) {
+        SoftRegion c = lastFound;
+        if (c != null && c.stag() == stag && table.holds(c)) {
+            return c;
+        }
+        SoftRegion r = table.lookup(stag);
+        lastFound = r != null && r.stag() == stag ? r : null;
+        return r;
+    }
+
     /** The source of an RDMA Read Request (REMOTE_READ) or the target of an Atomic (REMOTE_ATOMIC). */
     public IwarpError checkSource(int stag, long to, long length, int requiredAccess) {
         region = null;
         regionOffset = 0;
-        SoftRegion r = table.lookup(stag);
+        SoftRegion r = lookup(stag);
         if (r == null || !r.valid()) {
             return RdmapError.INVALID_STAG;
         }

@@ -84,6 +84,40 @@ class MemoryTableTest {
         assertEquals(DdpError.INVALID_STAG, a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0x1000, 1, w));
     }
 
+    /** RemoteAccess keeps the entry it found last: it must answer as the table does after every change of the table. */
+    @Test
+    void aSinkFoundBeforeIsGoneOnceClosedAndTheSlotsNextRegistrationIsAnotherEntry() {
+        MemoryTable t = new MemoryTable(1);
+        SoftRegion r = t.register(mem(100), 0, RW, 1, 7);
+        RemoteAccess a = new RemoteAccess(t, 1);
+        int w = AccessFlags.REMOTE_WRITE;
+        assertNull(a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0, 100, w));
+        r.close();
+        assertEquals(DdpError.INVALID_STAG, a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0, 1, w));
+        // same slot, same consumer key: the same STag names a new, smaller entry without REMOTE_WRITE
+        SoftRegion again = t.register(mem(10), 0, AccessFlags.REMOTE_READ, 1, 7);
+        assertEquals(r.stag(), again.stag());
+        assertNull(a.checkSource(again.stag(), 0, 10, AccessFlags.REMOTE_READ));
+        assertSame(again, a.region());
+        assertEquals(RdmapError.ACCESS_RIGHTS, a.checkTaggedSink(WRITE_CONTROL, again.stag(), 0, 1, w));
+        assertEquals(RdmapError.BASE_OR_BOUNDS, a.checkSource(again.stag(), 0, 11, AccessFlags.REMOTE_READ));
+    }
+
+    @Test
+    void aKeyChangedByAFastRegistrationMissesUnderTheOldStag() {
+        MemoryTable t = new MemoryTable(8);
+        SoftRegion r = t.register(mem(100), 0, RW, 1, 1);
+        int old = r.stag();
+        RemoteAccess a = new RemoteAccess(t, 1);
+        int w = AccessFlags.REMOTE_WRITE;
+        assertNull(a.checkTaggedSink(WRITE_CONTROL, old, 0, 100, w));
+        r.map(mem(50), 0, 50, 0, RW, 2, null);
+        assertEquals(DdpError.INVALID_STAG, a.checkTaggedSink(WRITE_CONTROL, old, 0, 1, w));
+        assertNull(a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0, 50, w));
+        assertEquals(DdpError.BASE_OR_BOUNDS, a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0, 51, w));
+        assertEquals(RdmapError.INVALID_STAG, a.checkSource(old, 0, 1, AccessFlags.REMOTE_READ));
+    }
+
     @Test
     void sourceChecksGiveRdmapRemoteProtectionErrors() {
         MemoryTable t = new MemoryTable(8);
