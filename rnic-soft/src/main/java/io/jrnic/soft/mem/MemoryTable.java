@@ -117,10 +117,9 @@ public final class MemoryTable implements TaggedBufferLookup {
         return r.stag() == stag ? r : KEY_MISMATCH;
     }
 
-    /** Whether {@code r} is still this table's entry in its slot (not freed, not replaced): lock-free, as lookup. */
-    boolean holds(SoftRegion r) {
-        int slot = r.slot();
-        return slot > 0 && slot < entries.length() && entries.get(slot) == r;
+    /** The entry in {@code slot} now, or null (lock-free, as {@link #lookup}). */
+    SoftRegion entryAt(int slot) {
+        return slot > 0 && slot < entries.length() ? entries.get(slot) : null;
     }
 
     /** An entry that is never valid: stands for a local region that is gone (checks then fail). */

@@ -21,8 +21,9 @@ public final class RemoteAccess {
     private final TaggedPlacement placement;
     private SoftRegion region;
     private long regionOffset;
-    /** The entry the last lookup found (see {@link #lookup}), or null. */
-    private SoftRegion lastFound;
+    /** The STag the last lookup found and its entry's slot (0: none), see {@link #lookup}. */
+    private int lastStag;
+    private int lastSlot;
 
     public RemoteAccess(MemoryTable table, long pdId) {
         this.table = table;
@@ -57,18 +58,24 @@ public final class RemoteAccess {
     }
 
     /**
-     * {@link MemoryTable#lookup}, with the entry last found kept: a stream's segments mostly name the STag the one
-     * before named, and the table's lookup inverts the index permutation each time. The kept entry answers only
-     * while it still carries {@code stag} (a fast registration may change its key) and the table still holds it
-     * in its slot (freed or replaced: looked up again), so the answer is always the table's.
+     * {@link MemoryTable#lookup}, with the slot of the last STag found kept: a stream's segments mostly name the STag
+     * the one before named, and the table's lookup inverts the index permutation each time. For that STag the entry
+     * now in the kept slot is the answer if it carries the STag (the slot is where the table's lookup would look);
+     * else (freed, re-registered with another key, re-keyed by a fast registration) the table is asked. The answer is
+     * always the table's, and no entry is kept reachable here after it is freed.
      */
     private SoftRegion lookup(int stag) {
-        SoftRegion c = lastFound;
-        if (c != null && c.stag() == stag && table.holds(c)) {
-            return c;
+        if (stag == lastStag && lastSlot != 0) {
+            SoftRegion r = table.entryAt(lastSlot);
+            if (r != null && r.stag() == stag) {
+                return r;
+            }
         }
         SoftRegion r = table.lookup(stag);
-        lastFound = r != null && r.stag() == stag ? r : null;
+        if (r != null && r.stag() == stag) {
+            lastStag = stag;
+            lastSlot = r.slot();
+        }
         return r;
     }
 
