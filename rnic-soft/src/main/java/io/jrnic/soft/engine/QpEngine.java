@@ -161,12 +161,17 @@ public final class QpEngine {
         rq.drain();
     }
 
-    /** The loop's drain task: takes what was posted, then sends (or flushes, in ERROR). Under the lock. */
+    /**
+     * The loop's drain task: takes what was posted, then sends; in ERROR flushes; in IDLE flushes the sends (a post
+     * the verbs layer accepted in RTS that reached the owner after the stream closed in order). Under the lock.
+     */
     void drainAndPump() {
         drainRecvs();
         drainSends();
         if (state == QpState.ERROR) {
             teardown.flushAll();
+        } else if (state == QpState.IDLE) {
+            teardown.flushLateSends();
         } else if (tx != null) {
             tx.pump();
         }

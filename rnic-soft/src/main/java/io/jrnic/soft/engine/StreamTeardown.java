@@ -318,6 +318,17 @@ final class StreamTeardown {
         }
     }
 
+    /**
+     * In IDLE: sends in the SQ were posted while the QP was in RTS and reached the owner only after the stream closed
+     * in order (RFC 5040 section 6.2.1 leaves no stream for them); they complete with WR_FLUSH_ERROR instead of
+     * waiting for a connection they were not posted to. Receives stay: an IDLE QP may take them for its next one.
+     */
+    void flushLateSends() {
+        if (!qp.sendsRetired() || !qp.inbox().nothingPosted()) {
+            flushSends();
+        }
+    }
+
     private void flushSends() {
         qp.drainSends();
         SqEntry e;

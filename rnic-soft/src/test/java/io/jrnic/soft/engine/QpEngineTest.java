@@ -142,6 +142,25 @@ class QpEngineTest {
         assertEquals(io.jrnic.verbs.QpState.IDLE, qp.state());
     }
 
+    /**
+     * A send accepted while the QP was in RTS but handed to the owner only after the stream closed in order (the
+     * verbs layer checked RTS, then the close ran before the WR reached the inbox): it can never go out on that
+     * stream, so it is flushed rather than left waiting in the SQ of an IDLE QP.
+     */
+    @Test
+    void aSendThatReachesTheOwnerAfterAnOrderlyCloseIsFlushed() {
+        bind();
+        ch.close();
+        assertEquals(io.jrnic.verbs.QpState.IDLE, qp.state());
+        events.clear();
+
+        qp.inbox().postSend(send("late"));
+        ch.runPendingTasks();
+
+        assertEquals(List.of("send late WR_FLUSH_ERROR"), events);
+        assertEquals(io.jrnic.verbs.QpState.IDLE, qp.state());
+    }
+
     @Test
     void aStreamThatEndsInsideAnFpduIsAnLlpErrorNotAnOrderlyClose() {
         bind();
