@@ -22,8 +22,9 @@ import org.jfree.data.xy.XYSeries;
 
 /**
  * The two-host picture ({@code interop/netns/twohost-perf.sh}, drawn by {@code jrnic perf --loss-chart CSV}):
- * bandwidth against the random loss on the link, one plot per MTU, rate limit and congestion control, one line per RDMA operation and
- * message size next to iperf3 on the same path; 1 MiB lines dashed. Drawn in the sweep's style ({@link SweepChart}).
+ * bandwidth against the random loss on the link, one plot per MTU, rate limit and congestion control, one line per RDMA
+ * operation and message size next to iperf3 on the same path; 1 MiB lines dashed. Drawn in the sweep's style
+ * ({@link SweepChart}).
  */
 public final class LossChart {
     /** The runner's CSV header (one row per measurement); cc is the hosts' TCP congestion control. */
@@ -32,7 +33,6 @@ public final class LossChart {
     /** The header before the cc column (still read: its rows name no congestion control). */
     public static final String HEADER_WITHOUT_CC =
             "mtu,rate,loss_pct,loss_dir,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result";
-    private static final int COLUMNS = 14;
 
     private LossChart() {
     }
@@ -50,21 +50,18 @@ public final class LossChart {
         if (!withCc && (lines.isEmpty() || !lines.get(0).equals(HEADER_WITHOUT_CC))) {
             throw new IllegalArgumentException("not a twohost-perf CSV (header must be: " + HEADER + ")");
         }
+        int o = withCc ? 1 : 0; // columns after loss_dir sit one further right when cc is there
         List<Row> rows = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
-            List<String> cols = new ArrayList<>(Arrays.asList(line.split(",", -1)));
-            if (!withCc && cols.size() > 4) {
-                cols.add(4, "");
-            }
-            String[] f = Arrays.copyOf(cols.toArray(String[]::new), COLUMNS);
-            boolean drawn = "jrnic".equals(f[5]) || "iperf3".equals(f[5]);
-            if (!drawn || f[8] == null || f[8].isEmpty() || !"ok".equals(f[13])) {
+            String[] f = Arrays.copyOf(line.split(",", -1), 13 + o);
+            boolean drawn = "jrnic".equals(f[4 + o]) || "iperf3".equals(f[4 + o]);
+            if (!drawn || f[7 + o] == null || f[7 + o].isEmpty() || !"ok".equals(f[12 + o])) {
                 continue;
             }
-            String link = "MTU " + f[0] + ", rate " + f[1] + (f[4] == null || f[4].isEmpty() ? "" : ", " + f[4]);
-            String size = sizeLabel(Integer.parseInt(f[7]));
-            String series = ("iperf3".equals(f[5]) ? "TCP iperf3" : "RDMA " + f[6]) + " " + size;
-            rows.add(new Row(link, Double.parseDouble(f[2]), series, Double.parseDouble(f[8])));
+            String link = "MTU " + f[0] + ", rate " + f[1] + (withCc && !f[4].isEmpty() ? ", " + f[4] : "");
+            String size = sizeLabel(Integer.parseInt(f[6 + o]));
+            String series = ("iperf3".equals(f[4 + o]) ? "TCP iperf3" : "RDMA " + f[5 + o]) + " " + size;
+            rows.add(new Row(link, Double.parseDouble(f[2]), series, Double.parseDouble(f[7 + o])));
         }
         return rows;
     }

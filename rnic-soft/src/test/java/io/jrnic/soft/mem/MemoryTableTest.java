@@ -84,7 +84,7 @@ class MemoryTableTest {
         assertEquals(DdpError.INVALID_STAG, a.checkTaggedSink(WRITE_CONTROL, r.stag(), 0x1000, 1, w));
     }
 
-    /** RemoteAccess keeps the entry it found last: it must answer as the table does after every change of the table. */
+    /** RemoteAccess keeps the slot of the STag it found last: it must answer as the table does after every change. */
     @Test
     void aSinkFoundBeforeIsGoneOnceClosedAndTheSlotsNextRegistrationIsAnotherEntry() {
         MemoryTable t = new MemoryTable(1);
