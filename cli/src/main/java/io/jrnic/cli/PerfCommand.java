@@ -116,6 +116,11 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--max-seconds", paramLabel = "S", defaultValue = "60", description = "wall-clock cap of every loop (default 60)")
     long maxSeconds;
 
+    @Option(names = "--stall-timeout", paramLabel = "S", defaultValue = "60",
+            description = "transmit stall timeout in seconds: a QP whose peer does not drain its stream for S is reset and"
+                    + " goes to ERROR, its work requests flushed (ConnectOptions.transmitStallTimeout; 0 = off; default 60)")
+    long stallTimeout;
+
     @Option(names = "--reps", paramLabel = "K", defaultValue = "5",
             description = "alternating RDMA/TCP repetitions per row; figures are the medians, with min-max (default 5)")
     int reps;
@@ -311,7 +316,7 @@ public final class PerfCommand implements Callable<Integer> {
         }
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
                 mpaRev, maxSeconds, !noTcp).withReps(reps).withMemory(memory.kind()).withPosting(postList, cqMod)
-                .withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
+                .withStallTimeout(stallTimeout).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
     /** The header over the tables, at most three lines: what runs, the MPA settings, what the ratio is (the method: {@link #METHOD}). */

@@ -103,10 +103,23 @@ class PerfCommandTest {
     }
 
     @Test
+    void theStallTimeoutReachesBothSidesConnectOptions() {
+        PerfCommand given = new PerfCommand();
+        new picocli.CommandLine(given).parseArgs("--stall-timeout", "5");
+        assertEquals(java.time.Duration.ofSeconds(5), given.config().connectOptions().transmitStallTimeout());
+        assertEquals(java.time.Duration.ofSeconds(5), given.config().clientConnectOptions().transmitStallTimeout());
+        PerfCommand byDefault = new PerfCommand();
+        new picocli.CommandLine(byDefault).parseArgs();
+        assertEquals(io.jrnic.verbs.ConnectOptions.DEFAULT_TRANSMIT_STALL_TIMEOUT,
+                byDefault.config().connectOptions().transmitStallTimeout());
+    }
+
+    @Test
     void badOptionsExitTwo() {
         assertEquals(2, CliRun.of("perf", "--reps", "0").exit());
         assertEquals(2, CliRun.of("perf", "--size", "0").exit());
         assertEquals(2, CliRun.of("perf", "--mpa-rev", "3").exit());
+        assertEquals(2, CliRun.of("perf", "--stall-timeout", "-1").exit());
         assertEquals(2, CliRun.of("perf", "--server", "--connect", "x").exit());
         CliRun list = CliRun.of("perf", "--post-list", "65");
         assertEquals(2, list.exit());

@@ -13,7 +13,8 @@ import java.util.Set;
  */
 public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
                          boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline,
-                         CaptureFiles capture, int reps, MemoryKind memory, int postList, int cqMod) {
+                         CaptureFiles capture, int reps, MemoryKind memory, int postList, int cqMod,
+                         long stallTimeoutSeconds) {
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
     /** Alternating RDMA/TCP repetitions per row by default (figures are medians over them). */
     public static final int DEFAULT_REPS = 5;
@@ -87,13 +88,17 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         if (maxSeconds < 1) {
             throw new IllegalArgumentException("max seconds must be >= 1: " + maxSeconds);
         }
+        if (stallTimeoutSeconds < 0) {
+            throw new IllegalArgumentException("stall timeout must be >= 0 (0 = off): " + stallTimeoutSeconds);
+        }
     }
 
     /** Without captures. */
     public PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window, boolean crc,
                       boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
         this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null, 1,
-                MemoryKind.DIRECT, PerfCase.DEFAULT_POST_LIST, PerfCase.DEFAULT_CQ_MOD);
+                MemoryKind.DIRECT, PerfCase.DEFAULT_POST_LIST, PerfCase.DEFAULT_CQ_MOD,
+                ConnectOptions.DEFAULT_TRANSMIT_STALL_TIMEOUT.toSeconds());
     }
 
     /**
@@ -102,13 +107,13 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     public PerfConfig withReps(int v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, capture, v, memory, postList, cqMod);
+                tcpBaseline, capture, v, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     /** Captures every client connection (see {@link CaptureFiles}); null: none. */
     public PerfConfig withCapture(CaptureFiles v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, v, reps, memory, postList, cqMod);
+                tcpBaseline, v, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     public static PerfConfig defaults() {
@@ -119,7 +124,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     /** Every buffer is direct memory or a heap array (see {@link MemoryKind}); the default is direct. */
     public PerfConfig withMemory(MemoryKind v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline,
-                capture, reps, v, postList, cqMod);
+                capture, reps, v, postList, cqMod, stallTimeoutSeconds);
     }
 
     /**
@@ -129,35 +134,35 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     public PerfConfig withPosting(int list, int mod) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline,
-                capture, reps, memory, list, mod);
+                capture, reps, memory, list, mod, stallTimeoutSeconds);
     }
 
     public PerfConfig withOps(Set<Op> v) {
-        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     public PerfConfig withKinds(Set<Kind> v) {
-        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     public PerfConfig withSizes(List<Integer> v) {
-        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     public PerfConfig withIterations(long v) {
-        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     public PerfConfig withMaxSeconds(long v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps, memory, postList, cqMod);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     public PerfConfig withTcpBaseline(boolean v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory, postList, cqMod);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 
     /**
@@ -225,10 +230,19 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         return maxSeconds * 1_000_000_000L;
     }
 
+    /**
+     * A QP whose stream the peer does not drain for this long (its outbound data above the low water mark) is reset
+     * and goes to ERROR, its work requests flushed ({@link ConnectOptions#transmitStallTimeout}); 0 turns it off.
+     */
+    public PerfConfig withStallTimeout(long seconds) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
+                tcpBaseline, capture, reps, memory, postList, cqMod, seconds);
+    }
+
     /** The MPA options both sides use; private data is added by the caller. */
     public ConnectOptions connectOptions() {
         return ConnectOptions.defaults().mpaRevision(mpaRevision).crc(crc).markers(markers).mulpdu(mulpdu)
-                .ird(READ_DEPTH).ord(READ_DEPTH);
+                .ird(READ_DEPTH).ord(READ_DEPTH).transmitStallTimeout(java.time.Duration.ofSeconds(stallTimeoutSeconds));
     }
 
     /** {@link #connectOptions()} for the next client connection, with its capture file when capturing. */

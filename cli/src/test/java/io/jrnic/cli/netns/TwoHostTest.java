@@ -28,8 +28,10 @@ import picocli.CommandLine;
  * ({@code interop/netns/twohost.sh}), the kernel's own TCP between two jrnic processes. The short profile runs by
  * default where {@code ip netns add} is permitted (root; skipped with the reason elsewhere): a soak across the link
  * captured on the veth and decoded with 0 violations (markers on, MULPDU from the MSS), {@code kill -9} of the
- * client mid-transfer and a reconnect, a short perf. The long profile ({@code -Djrnic.twohost.long=true} or
- * {@code JRNIC_TWOHOST_LONG=1}) adds the link down for 1 s and for 60 s and 100 % loss for 30 s.
+ * client mid-transfer and a reconnect, a short perf, the link down under a bulk sender until its transmit stall
+ * timeout. The long profile ({@code -Djrnic.twohost.long=true} or
+ * {@code JRNIC_TWOHOST_LONG=1}) adds the link down for 1 s and for 60 s and 100 % loss for 30 s under a soak, and
+ * {@code kill -9} of the server.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TwoHostTest {
@@ -178,6 +180,61 @@ class TwoHostTest {
             System.out.println("== kill -9 of the server: client exit " + exit + "\n" + c.output());
             assertEquals(1, exit, c.output());
             assertTrue(c.output().contains(" 0 mismatches") && !c.output().contains(" 0 failed work requests"), c.output());
+        }
+    }
+
+    /**
+     * Short profile (about 30 s): the link down under a bulk sender (RDMA WRITE of 1 MiB messages, up to 64 posted) whose transmit
+     * stall timeout is 5 s. The kernel's send buffer fills, jrnic's outbound data stays above its low water mark, and
+     * 5 s later the sender's QP is reset and goes to ERROR with its outstanding work requests flushed: the run fails
+     * with {@code WR_FLUSH_ERROR} instead of waiting for TCP (whose own limit, {@code tcp_retries2}, is about 15
+     * minutes). With the link back, the next run connects and passes, and the server holds as many descriptors as
+     * before. A soak keeps too little in flight to meet the timeout (README, "Faults on the kernel's TCP").
+     */
+    @Test
+    void aBulkSenderOnADeadLinkMeetsItsTransmitStallTimeout() throws Exception {
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            h.harness("up", "--mtu", "1500");
+            String port = "18531";
+            TwoHost.Child server = h.jrnic('b', "perf", "--server", "--port", port, "--stall-timeout", "5");
+            assertNotNull(server.await(l -> l.contains("jrnic perf server: RDMA on"), 60), server.output());
+            assertEquals(0, shortPerf(h, port).exit(90), "a first run");
+            long fds = openFds(server);
+
+            TwoHost.Child bulk = h.jrnic('a', "perf", "--connect", h.addr('b'), "--port", port, "--test", "write",
+                    "--mode", "bw", "--size", "1048576", "--window", "64", "--iterations", "20000", "--reps", "1",
+                    "--no-tcp", "--stall-timeout", "5", "--max-seconds", "120");
+            assertNotNull(bulk.await(l -> l.startsWith("running write bw-msg"), 120), bulk.output());
+            Thread.sleep(1000);
+            h.harness("link", "down");
+            long down = System.nanoTime();
+            String stall = bulk.await(l -> l.contains("(transmit stall timeout): reset, QP to ERROR"), 60);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - down);
+            h.harness("link", "up");
+            int exit = bulk.exit(240);
+            System.out.println("== link down under a bulk sender (stall timeout 5 s): reported after " + seconds
+                    + " s, client exit " + exit + "\n" + bulk.output());
+            assertNotNull(stall, "no transmit stall timeout: " + bulk.output());
+            assertTrue(seconds >= 4, "reported before the timeout: " + seconds + " s");
+            assertEquals(1, exit, bulk.output());
+            assertTrue(bulk.output().contains("WR_FLUSH_ERROR"), bulk.output());
+
+            assertEquals(0, shortPerf(h, port).exit(90), "a reconnect after the link came back");
+            assertEquals(fds, openFds(server), "the server's descriptors");
+        }
+    }
+
+    /** 64 RDMA WRITEs of 64 KiB against a {@code jrnic perf --server} on {@code port} in host b. */
+    private static TwoHost.Child shortPerf(TwoHost h, String port) throws IOException {
+        return h.jrnic('a', "perf", "--connect", h.addr('b'), "--port", port, "--test", "write", "--mode", "bw",
+                "--size", "65536", "--iterations", "64", "--reps", "1", "--no-tcp", "--max-seconds", "20");
+    }
+
+    /** The file descriptors a child process holds open ({@code ip netns exec} runs the command in its own process). */
+    private static long openFds(TwoHost.Child c) throws IOException {
+        try (var fds = Files.list(Path.of("/proc", Long.toString(c.process.pid()), "fd"))) {
+            return fds.count();
         }
     }
 
