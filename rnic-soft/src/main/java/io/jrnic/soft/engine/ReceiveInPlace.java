@@ -269,8 +269,18 @@ final class ReceiveInPlace {
         });
     }
 
+    /**
+     * On the loop, every {@link #IDLE_NANOS} while the pollers read. The lock held means a thread is at work on the QP
+     * (most often a poller reading): the watchdog looks again at its next turn instead of waiting, which would hold
+     * the loop, and every other stream it serves, behind that read. A consumer that stopped polling leaves the lock
+     * free, so a turn soon finds it and gives the reads back.
+     */
     private void watch() {
-        qp.locked(() -> {
+        if (!qp.lock.tryLock()) {
+            loop.schedule(watchdog, IDLE_NANOS, TimeUnit.NANOSECONDS);
+            return;
+        }
+        try {
             watching = false;
             if (!loopReadsOff) {
                 return;
@@ -282,7 +292,9 @@ final class ReceiveInPlace {
                 watching = true;
                 loop.schedule(watchdog, IDLE_NANOS, TimeUnit.NANOSECONDS);
             }
-        });
+        } finally {
+            qp.lock.unlock();
+        }
     }
 
     /** On the loop, under the QP's lock. */
