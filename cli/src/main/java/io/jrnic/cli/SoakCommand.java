@@ -71,6 +71,11 @@ public final class SoakCommand implements Callable<Integer> {
     @Option(names = "--stall-timeout", paramLabel = "S", defaultValue = "60",
             description = "transmit stall timeout in seconds (ConnectOptions.transmitStallTimeout; 0 = off; default 60)")
     long stallTimeout;
+    @Option(names = "--dead-peer-timeout", paramLabel = "S", defaultValue = "0",
+            description = "end a stream that heard nothing from its peer for S seconds while waiting for it: a link or"
+                    + " host that died (ConnectOptions.deadPeerTimeout, keepalive and TCP_USER_TIMEOUT; 0 = off, the"
+                    + " default; else at least 2)")
+    long deadPeerTimeout;
 
     static long parseBytes(String s) {
         String t = s.trim().toUpperCase(Locale.ROOT);
@@ -99,9 +104,10 @@ public final class SoakCommand implements Callable<Integer> {
             return 2;
         }
         if (qps < 1 || qps > 64 || maxSize < 1 || maxSize > REGION || interval < 1 || volume < 1 || seconds < 0
-                || stallTimeout < 0 || runs < 1 || port < 0 || port > 65535) {
+                || stallTimeout < 0 || deadPeerTimeout < 0 || deadPeerTimeout == 1 || runs < 1 || port < 0
+                || port > 65535) {
             err.println("jrnic soak: --qps 1..64, --max-size 1.." + REGION + ", --interval >= 1, --runs >= 1,"
-                    + " --seconds and --stall-timeout >= 0");
+                    + " --seconds and --stall-timeout >= 0, --dead-peer-timeout 0 or >= 2");
             return 2;
         }
         if (server && connect != null) {
@@ -109,7 +115,7 @@ public final class SoakCommand implements Callable<Integer> {
             return 2;
         }
         ConnectOptions options = ConnectOptions.defaults().crc(!noCrc).markers(markers)
-                .transmitStallTimeout(Duration.ofSeconds(stallTimeout));
+                .transmitStallTimeout(Duration.ofSeconds(stallTimeout)).deadPeerTimeout(Duration.ofSeconds(deadPeerTimeout));
         long t0 = System.nanoTime();
         // no limit: a deadline far enough ahead (System.nanoTime differences stay exact for ~292 years)
         long deadline = t0 + (seconds == 0 ? TimeUnit.DAYS.toNanos(365) : TimeUnit.SECONDS.toNanos(seconds));

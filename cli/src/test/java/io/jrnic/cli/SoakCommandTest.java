@@ -24,5 +24,7 @@ class SoakCommandTest {
         assertEquals(10_000_000_000L, SoakCommand.parseBytes("10G"));
         assertEquals(2, CliRun.of("soak", "--bytes", "lots").exit());
         assertEquals(2, CliRun.of("soak", "--qps", "0").exit());
+        assertEquals(2, CliRun.of("soak", "--dead-peer-timeout", "1").exit()); // at least 2 s, or 0 (off)
+        assertEquals(2, CliRun.of("soak", "--dead-peer-timeout", "-1").exit());
     }
 }

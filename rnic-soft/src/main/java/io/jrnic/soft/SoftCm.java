@@ -241,7 +241,8 @@ final class SoftCm implements CmSpi {
                 .timeout(initiator ? o.mpaReplyTimeout() : o.mpaRequestTimeout()).build();
         return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
                 o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()),
-                o.maxPendingSetups(), o.transmitStallTimeout().toMillis(), o.rdmapExtensions());
+                o.maxPendingSetups(), o.transmitStallTimeout().toMillis(), o.rdmapExtensions(),
+                o.deadPeerTimeout().toMillis());
     }
 
     @Override

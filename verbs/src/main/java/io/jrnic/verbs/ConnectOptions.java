@@ -23,7 +23,8 @@ import java.util.Set;
  *     ({@link #lenientTiming(boolean)} relaxes it).</li>
  * <li>Received Terminates read in the RFC layout ({@link #terminateLayout(TerminateLayout)}).</li>
  * <li>Timeouts: TCP connect 5 s, MPA Reply 10 s (initiator), MPA Request 5 s (responder): siw's values;
- *     transmit stall 60 s (a peer that does not drain the stream, {@link #transmitStallTimeout(Duration)}).</li>
+ *     transmit stall 60 s (a peer that does not drain the stream, {@link #transmitStallTimeout(Duration)});
+ *     no dead peer timeout ({@link #deadPeerTimeout(Duration)}: off, as TCP's default).</li>
  * <li>firstFpduDelay 0: an initiator-side pause between the MPA Reply and the first FPDU, for siw's
  *     responder race (siw-notes "Responder race"); set it (e.g. 50 ms) when talking to siw over a slow link.</li>
  * </ul>
@@ -57,6 +58,7 @@ public final class ConnectOptions {
     private TerminateLayout terminateLayout = TerminateLayout.RFC;
     private int maxPendingSetups = DEFAULT_MAX_PENDING_SETUPS;
     private Duration transmitStallTimeout = DEFAULT_TRANSMIT_STALL_TIMEOUT;
+    private Duration deadPeerTimeout = Duration.ZERO;
     private boolean rdmapExtensions = true;
     /** Capture file of the connection, or null. */
     private java.nio.file.Path capture;
@@ -85,6 +87,7 @@ public final class ConnectOptions {
         n.terminateLayout = terminateLayout;
         n.maxPendingSetups = maxPendingSetups;
         n.transmitStallTimeout = transmitStallTimeout;
+        n.deadPeerTimeout = deadPeerTimeout;
         n.rdmapExtensions = rdmapExtensions;
         n.capture = capture;
         change.accept(n);
@@ -105,6 +108,9 @@ public final class ConnectOptions {
         if (peerToPeer && rtrTypes.isEmpty()) {
             throw new IllegalArgumentException("peer-to-peer needs at least one RTR type");
         }
+        if (!deadPeerTimeout.isZero() && deadPeerTimeout.toSeconds() < 2) {
+            throw new IllegalArgumentException("dead peer timeout must be 0 (off) or at least 2 s: " + deadPeerTimeout);
+        }
         if (maxPendingSetups < 1) {
             throw new IllegalArgumentException("maxPendingSetups must be at least 1: " + maxPendingSetups);
         }
@@ -120,7 +126,7 @@ public final class ConnectOptions {
             throw new IllegalArgumentException("MULPDU must be 0 (auto) or 64..65535: " + mulpdu);
         }
         for (Duration d : new Duration[] {connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay,
-                transmitStallTimeout}) {
+                transmitStallTimeout, deadPeerTimeout}) {
             if (d.isNegative()) {
                 throw new IllegalArgumentException("negative duration " + d);
             }
@@ -272,6 +278,21 @@ public final class ConnectOptions {
     }
 
     /**
+     * How long the stream may go without hearing from the peer while it waits for it, before it is lost as an LLP
+     * error (RFC 5044 section 8: the QP goes to ERROR, its outstanding work requests complete with
+     * {@code WR_FLUSH_ERROR}, {@code QP_LLP_ERROR}). It covers what the transmit stall timeout cannot: a link or host
+     * that dies while this side waits for a Read Response or a message with nothing of its own left unacknowledged
+     * (TCP then never retransmits, so it never gives up), and data sent and never acknowledged (the kernel's own limit,
+     * {@code net.ipv4.tcp_retries2}, is about 15 minutes). On the kernel's TCP: keepalive probes on an idle stream
+     * from half the timeout, and {@code TCP_USER_TIMEOUT}, which ends the stream once it heard nothing for the
+     * timeout; epoll streams only (NIO has no user timeout; there it is ignored). {@link Duration#ZERO}, the default,
+     * leaves the stream as TCP's default does: a dead peer that sent no reset is waited for. Whole seconds, at least 2.
+     */
+    public ConnectOptions deadPeerTimeout(Duration v) {
+        return with(n -> n.deadPeerTimeout = Objects.requireNonNull(v));
+    }
+
+    /**
      * Whether the ULP on this connection uses the RFC 7306 extensions (Immediate Data, Atomic Requests and Responses).
      * RFC 7306 has no MPA-level negotiation: the ULPs agree. Default true (jrnic takes them and answers them on their
      * merits). False: received messages with those opcodes are refused as RFC 5040 alone requires, with a Terminate
@@ -301,6 +322,7 @@ public final class ConnectOptions {
     public TerminateLayout terminateLayout() { return terminateLayout; }
     public int maxPendingSetups() { return maxPendingSetups; }
     public Duration transmitStallTimeout() { return transmitStallTimeout; }
+    public Duration deadPeerTimeout() { return deadPeerTimeout; }
     public boolean rdmapExtensions() { return rdmapExtensions; }
 
     @Override

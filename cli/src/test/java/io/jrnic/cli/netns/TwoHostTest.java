@@ -29,7 +29,7 @@ import picocli.CommandLine;
  * default where {@code ip netns add} is permitted (root; skipped with the reason elsewhere): a soak across the link
  * captured on the veth and decoded with 0 violations (markers on, MULPDU from the MSS), {@code kill -9} of the
  * client mid-transfer and a reconnect, a short perf, the link down under a bulk sender until its transmit stall
- * timeout. The long profile ({@code -Djrnic.twohost.long=true} or
+ * timeout, the link cut for good under a soak until both sides' dead peer timeout. The long profile ({@code -Djrnic.twohost.long=true} or
  * {@code JRNIC_TWOHOST_LONG=1}) adds the link down for 1 s and for 60 s and 100 % loss for 30 s under a soak, and
  * {@code kill -9} of the server.
  */
@@ -222,6 +222,40 @@ class TwoHostTest {
 
             assertEquals(0, shortPerf(h, port).exit(90), "a reconnect after the link came back");
             assertEquals(fds, openFds(server), "the server's descriptors");
+        }
+    }
+
+    /**
+     * Short profile (about 30 s): the link cut for good under a soak (2 QPs, messages up to 64 KiB) whose both sides set
+     * a dead peer timeout of 10 s. Without it nothing would ever end such a run: a side waiting for a Read Response
+     * with nothing of its own unacknowledged never retransmits, so its TCP never gives up, and a side with data
+     * unacknowledged retries for about 15 minutes ({@code tcp_retries2}); the soak's one message in flight per QP
+     * never meets the transmit stall timeout. With it, both sides' QPs report an LLP error within seconds of the
+     * timeout: the client fails its outstanding work and exits 1, the server's run ends lost holding no QP.
+     */
+    @Test
+    void aLinkCutForGoodEndsBothSidesAtTheirDeadPeerTimeout() throws Exception {
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            h.harness("up", "--mtu", "1500");
+            int port = 18532;
+            TwoHost.Child server = soakServer(h, 1, port, "--seconds", "150", "--dead-peer-timeout", "10");
+            TwoHost.Child c = soakClient(h, port, "--bytes", "100G", "--qps", "2", "--max-size", "65536",
+                    "--seconds", "120", "--dead-peer-timeout", "10");
+            assertNotNull(c.await(l -> l.contains(" MB/s  mismatches"), 60), c.output());
+            h.harness("link", "down");
+            long down = System.nanoTime();
+            int exit = c.exit(90);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - down);
+            String ended = server.await(l -> l.contains(" QPs (") && l.contains("ended"), 60);
+            System.out.println("== link cut for good (dead peer timeout 10 s): client exit " + exit + " after " + seconds
+                    + " s\n" + c.output() + "\n" + server.output());
+            assertEquals(1, exit, "the client did not end with its failed work: " + c.output());
+            assertTrue(c.output().contains(" 0 mismatches") && !c.output().contains(" 0 failed work requests"), c.output());
+            assertTrue(c.output().contains("QP_LLP_ERROR"), c.output());
+            assertNotNull(ended, "the server's run did not end: " + server.output());
+            assertTrue(ended.contains("ended, LOST") && ended.contains("still held: 0 QPs"), ended);
+            assertTrue(ended.contains("QP_LLP_ERROR"), ended);
         }
     }
 

@@ -88,6 +88,7 @@ public final class SoftTransport implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) throws java.io.IOException {
                         ch.config().setRecvByteBufAllocator(new LoopReadGate());
+                        DeadPeer.apply(ch, config.deadPeerTimeoutMillis());
                         if (capture != null) {
                             ch.pipeline().addFirst(Capture.NAME, Capture.handler(capture));
                         }
@@ -128,6 +129,7 @@ public final class SoftTransport implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) throws java.io.IOException {
                         ch.config().setRecvByteBufAllocator(new LoopReadGate());
+                        DeadPeer.apply(ch, config.deadPeerTimeoutMillis());
                         listener.initChild(ch);
                     }
                 });
