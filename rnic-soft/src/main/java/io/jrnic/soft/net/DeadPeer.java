@@ -14,6 +14,9 @@ import io.netty.channel.epoll.EpollSocketChannel;
  * user timeout.
  */
 public final class DeadPeer {
+    /** Linux's largest TCP_KEEPIDLE (include/net/tcp.h, MAX_TCP_KEEPIDLE), seconds. */
+    static final int MAX_KEEPIDLE = 32767;
+
     private DeadPeer() {
     }
 
@@ -22,11 +25,11 @@ public final class DeadPeer {
         if (timeoutMillis <= 0 || !(ch instanceof EpollSocketChannel)) {
             return;
         }
-        int seconds = (int) Math.max(2, Math.min(Integer.MAX_VALUE, timeoutMillis / 1000));
+        long seconds = Math.max(2, timeoutMillis / 1000);
         ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
-        ch.config().setOption(EpollChannelOption.TCP_KEEPIDLE, Math.max(1, seconds / 2));
+        // the kernel takes at most MAX_TCP_KEEPIDLE; no TCP_KEEPCNT: with a user timeout the kernel ignores it
+        ch.config().setOption(EpollChannelOption.TCP_KEEPIDLE, (int) Math.min(MAX_KEEPIDLE, seconds / 2));
         ch.config().setOption(EpollChannelOption.TCP_KEEPINTVL, 1);
-        ch.config().setOption(EpollChannelOption.TCP_KEEPCNT, Math.max(1, seconds / 2));
         ch.config().setOption(EpollChannelOption.TCP_USER_TIMEOUT, (int) Math.min(Integer.MAX_VALUE, timeoutMillis));
     }
 }
