@@ -245,32 +245,43 @@ final class HostQueue {
             return;
         }
         Cqe cqe = Cqe.decode(rspBuf, i * Cqe.SIZE);
-        try {
-            qp.postRecv(RecvWr.of(i, rspMr.sge(i * Cqe.SIZE, Cqe.SIZE)));
-        } catch (RuntimeException e) {
-            fail("repost failed: " + e);
-            return;
-        }
         int slot = cqe.cid();
         Pending p = slot < depth ? pending.getAndSet(slot, null) : null;
         if (p == null) {
             fail("response for command " + slot + " that is not outstanding");
             return;
         }
+        String ended = null;
         if (p.stag != 0 && c.hasInvalidatedStag() && c.invalidatedStag() == p.stag) {
             remoteInvalidations.incrementAndGet();
         } else if (p.stag != 0) {
             // not invalidated by the target: invalidate here before the slot registers again
             localInvalidations.incrementAndGet();
-            synchronized (this) {
-                qp.postSend(SendWr.localInvalidate(p.stag).id(slot));
+            try {
+                synchronized (this) {
+                    qp.postSend(SendWr.localInvalidate(p.stag).id(slot));
+                }
+            } catch (RuntimeException e) {
+                ended = "local invalidate failed: " + e;
             }
         }
         if (p.dst != null && cqe.isSuccess()) {
             p.dst.duplicate().put(dataBuf.duplicate().position(slot * slotBytes).limit(slot * slotBytes + p.length));
         }
         free.add(slot);
+        // the response arrived whole: its command completes, whatever becomes of the queue (a Disconnect's response
+        // is the last message of its stream, which the target may end before this repost)
         p.future.complete(cqe);
+        if (ended == null) {
+            try {
+                qp.postRecv(RecvWr.of(i, rspMr.sge(i * Cqe.SIZE, Cqe.SIZE)));
+            } catch (RuntimeException e) {
+                ended = "repost failed: " + e;
+            }
+        }
+        if (ended != null) {
+            fail(ended); // the commands still outstanding
+        }
     }
 
     /** Responses that invalidated the command's key (Send with Invalidate), and keys invalidated here instead. */
