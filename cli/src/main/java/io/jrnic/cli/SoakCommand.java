@@ -104,18 +104,24 @@ public final class SoakCommand implements Callable<Integer> {
             return 2;
         }
         if (qps < 1 || qps > 64 || maxSize < 1 || maxSize > REGION || interval < 1 || volume < 1 || seconds < 0
-                || stallTimeout < 0 || deadPeerTimeout < 0 || deadPeerTimeout == 1 || runs < 1 || port < 0
-                || port > 65535) {
+                || runs < 1 || port < 0 || port > 65535) {
             err.println("jrnic soak: --qps 1..64, --max-size 1.." + REGION + ", --interval >= 1, --runs >= 1,"
-                    + " --seconds and --stall-timeout >= 0, --dead-peer-timeout 0 or >= 2");
+                    + " --seconds >= 0");
             return 2;
         }
         if (server && connect != null) {
             err.println("jrnic soak: --server and --connect exclude each other");
             return 2;
         }
-        ConnectOptions options = ConnectOptions.defaults().crc(!noCrc).markers(markers)
-                .transmitStallTimeout(Duration.ofSeconds(stallTimeout)).deadPeerTimeout(Duration.ofSeconds(deadPeerTimeout));
+        ConnectOptions options;
+        try { // the timeouts' rules are ConnectOptions' own
+            options = ConnectOptions.defaults().crc(!noCrc).markers(markers)
+                    .transmitStallTimeout(Duration.ofSeconds(stallTimeout))
+                    .deadPeerTimeout(Duration.ofSeconds(deadPeerTimeout));
+        } catch (IllegalArgumentException e) {
+            err.println("jrnic soak: " + e.getMessage() + " (--stall-timeout, --dead-peer-timeout)");
+            return 2;
+        }
         long t0 = System.nanoTime();
         // no limit: a deadline far enough ahead (System.nanoTime differences stay exact for ~292 years)
         long deadline = t0 + (seconds == 0 ? TimeUnit.DAYS.toNanos(365) : TimeUnit.SECONDS.toNanos(seconds));

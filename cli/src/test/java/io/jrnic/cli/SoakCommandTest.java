@@ -26,5 +26,6 @@ class SoakCommandTest {
         assertEquals(2, CliRun.of("soak", "--qps", "0").exit());
         assertEquals(2, CliRun.of("soak", "--dead-peer-timeout", "1").exit()); // at least 2 s, or 0 (off)
         assertEquals(2, CliRun.of("soak", "--dead-peer-timeout", "-1").exit());
+        assertEquals(2, CliRun.of("soak", "--stall-timeout", "-1").exit());
     }
 }
