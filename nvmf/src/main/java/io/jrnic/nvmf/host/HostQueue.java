@@ -268,10 +268,8 @@ final class HostQueue {
         if (p.dst != null && cqe.isSuccess()) {
             p.dst.duplicate().put(dataBuf.duplicate().position(slot * slotBytes).limit(slot * slotBytes + p.length));
         }
-        free.add(slot);
-        // the response arrived whole: its command completes, whatever becomes of the queue (a Disconnect's response
-        // is the last message of its stream, which the target may end before this repost)
-        p.future.complete(cqe);
+        // Repost before the command completes: a command sent from its callback may be answered at once, and a
+        // Send that finds no receive ends the stream (RFC 5041 section 8, DDP untagged: no buffer)
         if (ended == null) {
             try {
                 qp.postRecv(RecvWr.of(i, rspMr.sge(i * Cqe.SIZE, Cqe.SIZE)));
@@ -279,6 +277,10 @@ final class HostQueue {
                 ended = "repost failed: " + e;
             }
         }
+        free.add(slot);
+        // the response arrived whole: its command completes, whatever becomes of the queue (a Disconnect's response
+        // is the last message of its stream, which the target may end before the repost above)
+        p.future.complete(cqe);
         if (ended != null) {
             fail(ended); // the commands still outstanding
         }
