@@ -28,8 +28,42 @@ final class CaseSupport {
                 + " i=$((i+1)); done", Duration.ofSeconds(20));
     }
 
-    /** What both sides of a two-sided case ended with. */
-    record Sides(ExecResult jrnic, ExecResult siw) {
+    /**
+     * What both sides of a two-sided case ended with, and the guest's state taken when the jrnic side failed while
+     * the siw program still ran ({@link #guestState}; null when not taken).
+     */
+    record Sides(ExecResult jrnic, ExecResult siw, String guestState) {
+        Sides(ExecResult jrnic, ExecResult siw) {
+            this(jrnic, siw, null);
+        }
+
+        /**
+         * Saves {@link #guestState} as {@code outDir/NAME-guest-state.txt}: the note for the case's detail (empty when
+         * there is none). A case that fails where siw never answers (no MPA Reply, a hung server) is judged from this.
+         */
+        String saveGuestState(Path outDir, String name) throws IOException {
+            if (guestState == null) {
+                return "";
+            }
+            Path f = outDir.resolve(name + "-guest-state.txt");
+            Files.writeString(f, guestState);
+            return " | guest state when jrnic failed: " + f.getFileName();
+        }
+    }
+
+    /**
+     * The guest's sockets, RDMA CM IDs and QPs, the RDMA programs running and where in the kernel each waits, and the
+     * kernel log's tail: taken while a guest program that did not answer still runs. Diagnostics only: a tool the
+     * image lacks prints nothing.
+     */
+    static String guestState(SiwGuest guest) throws IOException {
+        ExecResult r = guest.exec("echo '# ss -tanoi'; ss -tanoi; echo '# rdma res show cm_id'; rdma res show cm_id;"
+                + " echo '# rdma res show qp'; rdma res show qp; echo '# RDMA programs: pid, name, wchan: command line; kernel stack';"
+                + " for p in /proc/[0-9]*; do c=$(cat $p/comm 2>/dev/null); case \"$c\" in ib_*|rping|rdma_*|udaddy|ucmatose|"
+                + "riostream|rstream|nc) a=$(tr '\\0' ' ' < $p/cmdline 2>/dev/null); [ -n \"$a\" ] || continue;" // not kernel threads
+                + " echo \"${p#/proc/} $c $(cat $p/wchan 2>/dev/null): $a\"; cat $p/stack 2>/dev/null;; esac;"
+                + " done; echo '# dmesg (last 40 lines)'; dmesg | tail -n 40", Duration.ofSeconds(15));
+        return r.output();
     }
 
     /**
@@ -41,7 +75,8 @@ final class CaseSupport {
         guest.startBackground(tag, "exec " + siwServer);
         awaitGuestListening(guest, port);
         ExecResult jr = guest.runHost(jrnicClient, clientLimit);
-        return new Sides(jr, awaitBackground(guest, tag));
+        String state = jr.ok() ? null : guestState(guest); // before the server is waited for and stopped
+        return new Sides(jr, awaitBackground(guest, tag), state);
     }
 
     /**

@@ -154,7 +154,8 @@ public final class CmToolCase implements SiwCase {
         GuestBootCase.expect(failures, rtrs == (replyP2p ? 1 : 0), "zero-length Write RTRs: " + rtrs + ", Reply P2P " + replyP2p);
         GuestBootCase.expect(failures, r.problems().isEmpty(), "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());
-        String detail = failures.isEmpty() ? r.summaryLine() : String.join("; ", failures) + " | " + r.summaryLine();
+        String detail = (failures.isEmpty() ? r.summaryLine() : String.join("; ", failures) + " | " + r.summaryLine())
+                + sides.saveGuestState(outDir, name);
         return new CaseResult(name, failures.isEmpty() ? CaseResult.Outcome.PASS : CaseResult.Outcome.FAIL, detail,
                 Duration.ofNanos(System.nanoTime() - t0), List.of(pcap));
     }

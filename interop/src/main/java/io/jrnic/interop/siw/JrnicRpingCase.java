@@ -168,7 +168,8 @@ public final class JrnicRpingCase implements SiwCase {
         GuestBootCase.expect(failures, reads == count, "Read Requests: " + reads + ", wanted " + count);
         GuestBootCase.expect(failures, r.problems().isEmpty(), "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());
-        String detail = failures.isEmpty() ? r.summaryLine() : String.join("; ", failures) + " | " + r.summaryLine();
+        String detail = (failures.isEmpty() ? r.summaryLine() : String.join("; ", failures) + " | " + r.summaryLine())
+                + sides.saveGuestState(outDir, name);
         return new CaseResult(name, failures.isEmpty() ? CaseResult.Outcome.PASS : CaseResult.Outcome.FAIL, detail,
                 Duration.ofNanos(System.nanoTime() - t0), List.of(pcap));
     }

@@ -204,7 +204,8 @@ public final class PerftestCase implements SiwCase {
         GuestBootCase.expect(failures, others.isEmpty() && pads.size() <= 2, "violations: " + r.problems());
         GuestBootCase.expect(failures, r.tsharkDisagreement().isEmpty(), "tshark: " + r.tsharkDisagreement());
         String detail = (failures.isEmpty() ? "" : String.join("; ", failures) + " | ") + r.summaryLine()
-                + (pads.isEmpty() ? "" : " (siw PAD_NOT_ZERO on the 2-byte MTU message: " + pads.size() + ")");
+                + (pads.isEmpty() ? "" : " (siw PAD_NOT_ZERO on the 2-byte MTU message: " + pads.size() + ")")
+                + sides.saveGuestState(outDir, name);
         return new CaseResult(name, failures.isEmpty() ? CaseResult.Outcome.PASS : CaseResult.Outcome.FAIL, detail,
                 Duration.ofNanos(System.nanoTime() - t0), List.of(pcap));
     }

@@ -22,6 +22,29 @@ class SiwGuestHarnessTest {
     }
 
     @Test
+    void aJrnicSideThatFailsHasTheGuestsStateTakenWhileTheSiwServerStillRuns(SiwGuest guest, Path out)
+            throws Exception {
+        int port = 7012;
+        CaseSupport.Sides failed = CaseSupport.siwServes(guest, "state-rping",
+                "timeout 5 rping -s -a " + guest.guestAddress() + " -p " + port, port, List.of("sh", "-c", "exit 3"),
+                Duration.ofSeconds(10));
+        assertEquals(3, failed.jrnic().exitCode());
+        String state = failed.guestState();
+        assertTrue(state != null && state.matches("(?s).*# ss -tanoi\n.*:" + port + " .*# rdma res show cm_id.*"), state);
+        // the server that did not answer, and where in the kernel it waits
+        assertTrue(state.matches("(?s).*\n[0-9]+ rping .*# dmesg.*"), state);
+        String note = failed.saveGuestState(out, "state-case");
+        assertEquals(" | guest state when jrnic failed: state-case-guest-state.txt", note);
+        assertEquals(state, Files.readString(out.resolve("state-case-guest-state.txt")));
+
+        CaseSupport.Sides passed = CaseSupport.siwServes(guest, "state-nc", "timeout 2 nc -l -p " + (port + 1), port + 1,
+                List.of("true"), Duration.ofSeconds(10));
+        assertTrue(passed.jrnic().ok());
+        assertEquals(null, passed.guestState(), "taken only when the jrnic side failed");
+        assertEquals("", passed.saveGuestState(out, "state-ok"));
+    }
+
+    @Test
     void execReturnsExitCodeAndOutput(SiwGuest guest) throws Exception {
         ExecResult r = guest.exec("echo 'hello  \"world\"'; echo err >&2; exit 3", Duration.ofSeconds(10));
         assertEquals(3, r.exitCode());
