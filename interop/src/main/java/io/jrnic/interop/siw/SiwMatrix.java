@@ -245,6 +245,7 @@ public final class SiwMatrix {
     }
 
     private static CaseResult runOnce(SiwGuest guest, SiwCase c, Path outDir) throws IOException {
+        Files.deleteIfExists(outDir.resolve(c.name() + "-guest-state.txt")); // an earlier run's, never this one's
         GuestCapture capture = GuestCapture.start(guest, c.name(), c.captureInterface(), "");
         CaseResult r;
         long t0 = System.nanoTime();
