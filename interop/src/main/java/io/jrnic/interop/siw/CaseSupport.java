@@ -54,15 +54,20 @@ final class CaseSupport {
     /**
      * The guest's sockets, RDMA CM IDs and QPs, the RDMA programs running and where in the kernel each waits, and the
      * kernel log's tail: taken while a guest program that did not answer still runs. Diagnostics only: a tool the
-     * image lacks prints nothing.
+     * image lacks prints nothing, and a control channel that fails here leaves the case's own outcome to report.
      */
-    static String guestState(SiwGuest guest) throws IOException {
-        ExecResult r = guest.exec("echo '# ss -tanoi'; ss -tanoi; echo '# rdma res show cm_id'; rdma res show cm_id;"
+    static String guestState(SiwGuest guest) {
+        ExecResult r;
+        try {
+            r = guest.exec("echo '# ss -tanoi'; ss -tanoi; echo '# rdma res show cm_id'; rdma res show cm_id;"
                 + " echo '# rdma res show qp'; rdma res show qp; echo '# RDMA programs: pid, name, wchan: command line; kernel stack';"
                 + " for p in /proc/[0-9]*; do c=$(cat $p/comm 2>/dev/null); case \"$c\" in ib_*|rping|rdma_*|udaddy|ucmatose|"
                 + "riostream|rstream|nc) a=$(tr '\\0' ' ' < $p/cmdline 2>/dev/null); [ -n \"$a\" ] || continue;" // not kernel threads
                 + " echo \"${p#/proc/} $c $(cat $p/wchan 2>/dev/null): $a\"; cat $p/stack 2>/dev/null;; esac;"
                 + " done; echo '# dmesg (last 40 lines)'; dmesg | tail -n 40", Duration.ofSeconds(15));
+        } catch (IOException e) {
+            return "guest state not taken: " + e + "\n";
+        }
         return r.output();
     }
 
