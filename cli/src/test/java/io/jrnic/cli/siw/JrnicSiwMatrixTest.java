@@ -40,7 +40,7 @@ class JrnicSiwMatrixTest {
             if (!r.passed() && guest.alive()) {
                 SiwMatrix.saveConsole(guest, out.resolve(c.name() + "-console.txt"));
             }
-            java.nio.file.Path state = out.resolve(c.name() + "-guest-state.txt");
+            Path state = SiwMatrix.guestStateFile(out, c.name());
             if (!r.passed() && java.nio.file.Files.exists(state)) {
                 // into the log too: a CI run's artifacts are gone, its log is not
                 java.nio.file.Files.readAllLines(state).forEach(l -> System.out.println("[siw] " + c.name() + " guest: " + l));

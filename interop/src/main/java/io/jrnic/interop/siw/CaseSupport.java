@@ -38,14 +38,14 @@ final class CaseSupport {
         }
 
         /**
-         * Saves {@link #guestState} as {@code outDir/NAME-guest-state.txt}: the note for the case's detail (empty when
+         * Saves {@link #guestState} as {@link SiwMatrix#guestStateFile}: the note for the case's detail (empty when
          * there is none). A case that fails where siw never answers (no MPA Reply, a hung server) is judged from this.
          */
         String saveGuestState(Path outDir, String name) throws IOException {
             if (guestState == null) {
                 return "";
             }
-            Path f = outDir.resolve(name + "-guest-state.txt");
+            Path f = SiwMatrix.guestStateFile(outDir, name);
             Files.writeString(f, guestState);
             return " | guest state when jrnic failed: " + f.getFileName();
         }

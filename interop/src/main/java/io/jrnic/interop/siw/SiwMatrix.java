@@ -235,22 +235,25 @@ public final class SiwMatrix {
     /** Runs one case on a booted guest with a capture on the case's interface, saving the capture if the case did not. */
     public static CaseResult runOne(SiwGuest guest, SiwCase c, Path outDir) throws IOException {
         CaseResult r = runOnce(guest, c, outDir);
-        if (r.outcome() == CaseResult.Outcome.FAIL && c.guestToolEnvironmentFailure(r) && guest.alive()) {
-            CaseResult again = runOnce(guest, c, outDir);
-            r = new CaseResult(again.name(), again.outcome(), again.detail()
-                    + " [rerun once: the guest tool's environment failed the first run: " + r.detail() + "]",
-                    r.elapsed().plus(again.elapsed()), again.artifacts());
-        } else if (r.outcome() == CaseResult.Outcome.FAIL && guest.alive() && !reachesHost(guest)) {
-            // the guest's own link died under the case (seen once in CI: QEMU's virtio-net stopped sending out of
-            // the guest mid-transfer while the host's packets still came in); a guest whose link works is never
-            // rerun, so a failure of jrnic's is never hidden
-            guest.reboot();
-            CaseResult again = runOnce(guest, c, outDir);
-            r = new CaseResult(again.name(), again.outcome(), again.detail()
-                    + " [rerun once on a fresh guest: after the first run the guest could not reach the host: "
-                    + r.detail() + "]", r.elapsed().plus(again.elapsed()), again.artifacts());
+        if (r.outcome() != CaseResult.Outcome.FAIL || !guest.alive()) {
+            return r;
         }
-        return r;
+        // one rerun, only for a cause outside the exchange; a guest whose link works is never rebooted for a rerun,
+        // so a failure of jrnic's is never hidden
+        String why;
+        if (c.guestToolEnvironmentFailure(r)) {
+            why = ": the guest tool's environment failed the first run";
+        } else if (!reachesHost(guest)) {
+            // the guest's own link died under the case (seen once in CI: QEMU's virtio-net stopped sending out of
+            // the guest mid-transfer while the host's packets still came in)
+            guest.reboot();
+            why = " on a fresh guest: after the first run the guest could not reach the host";
+        } else {
+            return r;
+        }
+        CaseResult again = runOnce(guest, c, outDir);
+        return new CaseResult(again.name(), again.outcome(), again.detail() + " [rerun once" + why + ": " + r.detail()
+                + "]", r.elapsed().plus(again.elapsed()), again.artifacts());
     }
 
     /** Whether the guest still reaches the host over its link (ICMP echo, at most 5 s). */
@@ -263,7 +266,7 @@ public final class SiwMatrix {
     }
 
     private static CaseResult runOnce(SiwGuest guest, SiwCase c, Path outDir) throws IOException {
-        Files.deleteIfExists(outDir.resolve(c.name() + "-guest-state.txt")); // an earlier run's, never this one's
+        Files.deleteIfExists(guestStateFile(outDir, c.name())); // an earlier run's, never this one's
         GuestCapture capture = GuestCapture.start(guest, c.name(), c.captureInterface(), "");
         CaseResult r;
         long t0 = System.nanoTime();
@@ -279,6 +282,11 @@ public final class SiwMatrix {
             capture.stop(outDir.resolve(c.name() + ".pcap"));
         }
         return r;
+    }
+
+    /** Where a case's guest state goes when its jrnic side failed while the guest's server still ran. */
+    public static Path guestStateFile(Path outDir, String caseName) {
+        return outDir.resolve(caseName + "-guest-state.txt");
     }
 
     public static void saveConsole(SiwGuest guest, Path file) {
