@@ -5,13 +5,9 @@ import io.netty.buffer.Unpooled;
 
 /**
  * Finds FPDUs in a TCP byte stream cut anywhere (RFC 5044 sections 4 and 5): checks every
- * marker's FPDUPTR against the true FPDU start (MARKER_MISMATCH, 0x03), checks the CRC
- * (CRC_ERROR, 0x02), strips markers and hands each ULPDU to the {@link FpduListener}.
- *
- * <p>CRC readings: the CRC is first checked over every octet from the FPDU's first octet to the
- * CRC field (both edge markers covered, as {@link FpduEncoder} sends). If that fails and the
- * FPDU has a leading marker (FPDUPTR 0) or a marker just before the CRC, the readings without
- * either edge marker are tried; the reading that matched is counted per edge.
+ * marker's FPDUPTR against the true FPDU start and removes the markers ({@link ReceivedMarkers},
+ * MARKER_MISMATCH, 0x03), checks the CRC ({@link ReceivedCrc}, CRC_ERROR, 0x02), records each PAD
+ * ({@link ReceivedPads}) and hands each ULPDU to the {@link FpduListener}.
  *
  * <p>ULPDU_Length: every value 0..65535 is framed and delivered. MPA defines no minimum; a
  * ULPDU too short for a DDP header is for the DDP decoder to report with its own error codes.
@@ -20,12 +16,6 @@ import io.netty.buffer.Unpooled;
  * allocation: the listener gets the chunk itself with its reader and writer index narrowed to
  * the ULPDU (restored after the call), or a reused buffer when markers sit inside the ULPDU.
  * FPDUs cut across chunks are gathered in a reused staging buffer first.
- *
- * <p>PAD (RFC 5044 section 4.1: 0..3 octets, sent as zero, not checked on receive): for each
- * framed FPDU the decoder records where its pad lies in the stream and its octets
- * ({@link #lastPadOffset()}, {@link #lastPadLength()}, {@link #lastPad()}, valid during
- * {@code onFpdu} and until the next FPDU), with markers accounted for, and counts FPDUs whose pad
- * is not zero ({@link #nonZeroPads()}). A non-zero pad is never an error here: tools report it.
  *
  * <p>Payload placement ({@link #placePayloads}, markers off): once the head of an FPDU cut across chunks is in
  * and enough of its payload is still to come, the listener may take the payload ({@link FpduListener#onFpduHead}):
@@ -47,7 +37,9 @@ public final class FpduDecoder {
     private final boolean markers;
     private final boolean continueAfterError;
     private final FpduListener listener;
-    private final MpaCrc crc32 = new MpaCrc();
+    private final ReceivedCrc crcCheck;
+    private final ReceivedPads pads = new ReceivedPads();
+    private final ReceivedMarkers markerCheck;
 
     private long fpduStart;
     private ByteBuf staging;
@@ -71,21 +63,7 @@ public final class FpduDecoder {
     /** The listener declined the last head offered: no head reads on speculation until it takes one. */
     private boolean lastDeclined;
 
-    private long lastPadOffset;
-    private int lastPadLength;
-    private int lastPad;
-    private long nonZeroPads;
-    private int lastCrcReceived;
-    private int lastCrcComputed;
     private long fpdus;
-    private long crcErrors;
-    private long markerErrors;
-    private long markersSeen;
-    private long markersWithReservedBits;
-    private long leadingMarkerCovered;
-    private long leadingMarkerNotCovered;
-    private long trailingMarkerCovered;
-    private long trailingMarkerNotCovered;
 
     public FpduDecoder(boolean crc, boolean markers, FpduListener listener) {
         this(crc, markers, false, 0, listener);
@@ -106,6 +84,8 @@ public final class FpduDecoder {
         this.continueAfterError = continueAfterError;
         this.fpduStart = initialStreamPosition;
         this.listener = listener;
+        this.crcCheck = new ReceivedCrc(listener);
+        this.markerCheck = new ReceivedMarkers(listener);
     }
 
     /**
@@ -170,7 +150,7 @@ public final class FpduDecoder {
         if (n < 0 || n > placementPending()) {
             throw new IllegalStateException(n + " octets placed, " + placementPending() + " pending");
         }
-        target.took(n, crc ? crc32 : null);
+        target.took(n, crc ? crcCheck.running() : null);
         placedOctets += n;
     }
 
@@ -292,7 +272,7 @@ public final class FpduDecoder {
             target.clear();
             return false;
         }
-        MpaCrc c = crc ? crc32.reset().update(staging, 0, 2 + h) : null;
+        MpaCrc c = crc ? crcCheck.running().reset().update(staging, 0, 2 + h) : null;
         placing = true;
         headEnd = 2 + h;
         int already = held - headEnd;
@@ -308,7 +288,7 @@ public final class FpduDecoder {
     private void placeFrom(ByteBuf chunk) {
         if (target.left() > 0) {
             int n = Math.min(target.left(), chunk.readableBytes());
-            target.copy(chunk, chunk.readerIndex(), n, crc ? crc32 : null);
+            target.copy(chunk, chunk.readerIndex(), n, crc ? crcCheck.running() : null);
             chunk.skipBytes(n);
             placedOctets += n;
             return;
@@ -327,19 +307,9 @@ public final class FpduDecoder {
         fpduStart += stagedRaw;
         lastLarge = true;
         try {
-            recordPad(staging, headEnd + pad, start + stagedRaw - 4, u);
-            CrcCheck check = CrcCheck.OFF;
-            if (crc) {
-                int received = staging.getInt(headEnd + pad);
-                int computed = crc32.update(staging, headEnd, pad).wireValue();
-                lastCrcReceived = received;
-                lastCrcComputed = computed;
-                check = received == computed ? CrcCheck.GOOD : CrcCheck.BAD;
-            }
+            pads.record(staging, headEnd + pad, start + stagedRaw - 4, u);
+            CrcCheck check = crc ? crcCheck.finishRunning(staging, headEnd, pad, start) : CrcCheck.OFF;
             if (check == CrcCheck.BAD) {
-                crcErrors++;
-                listener.onError(LlpError.CRC_ERROR, start, String.format(
-                        "CRC field %08x, computed %08x (wire byte order)", lastCrcReceived, lastCrcComputed));
                 stopped = true;
                 return;
             }
@@ -372,11 +342,11 @@ public final class FpduDecoder {
         boolean ok = true;
         if (markers) {
             if (lead > 0) {
-                ok = checkMarker(buf, at, start, 0);
+                ok = markerCheck.check(buf, at, start, 0);
             }
             long m = Markers.nextMarker(lengthPos);
             for (int i = 0; i < interior; i++, m += Markers.INTERVAL) {
-                ok &= checkMarker(buf, at + (int) (m - start), m, m - lengthPos);
+                ok &= markerCheck.check(buf, at + (int) (m - start), m, m - lengthPos);
             }
             trailing = interior > 0 && m - Markers.INTERVAL + Markers.LENGTH == start + raw - 4;
             if (!ok && !continueAfterError) {
@@ -384,8 +354,8 @@ public final class FpduDecoder {
                 return;
             }
         }
-        recordPad(buf, crcAt - (trailing ? Markers.LENGTH : 0), start + (crcAt - at) - (trailing ? Markers.LENGTH : 0), u);
-        CrcCheck check = crc ? checkCrc(buf, at, crcAt, lead > 0, trailing, lengthPos) : CrcCheck.OFF;
+        pads.record(buf, crcAt - (trailing ? Markers.LENGTH : 0), start + (crcAt - at) - (trailing ? Markers.LENGTH : 0), u);
+        CrcCheck check = crc ? crcCheck.check(buf, at, crcAt, lead > 0, trailing, lengthPos) : CrcCheck.OFF;
         if (check == CrcCheck.BAD && !continueAfterError) {
             stopped = true;
             return;
@@ -402,116 +372,18 @@ public final class FpduDecoder {
                 buf.setIndex(r, w);
             }
         } else {
-            listener.onFpdu(gather(buf, lengthAt, lengthPos, u), lengthPos, check);
+            listener.onFpdu(markerCheck.remove(buf, lengthAt, lengthPos, u), lengthPos, check);
         }
-    }
-
-    /**
-     * The pad ends where the CRC (or a marker just before it) begins; FPDUs and markers are 4-aligned,
-     * so its 0..3 octets are contiguous and no marker falls inside them.
-     */
-    private void recordPad(ByteBuf buf, int padEnd, long padEndPos, int ulpduLength) {
-        int n = Markers.pad(ulpduLength);
-        int v = 0;
-        for (int i = padEnd - n; i < padEnd; i++) {
-            v = v << 8 | buf.getUnsignedByte(i);
-        }
-        lastPadLength = n;
-        lastPadOffset = padEndPos - n;
-        lastPad = v;
-        if (v != 0) {
-            nonZeroPads++;
-        }
-    }
-
-    /** Copies the ULPDU without its markers into the reused reassembly buffer. */
-    private ByteBuf gather(ByteBuf buf, int lengthAt, long lengthPos, int u) {
-        if (reassembly == null || reassembly.capacity() < u) {
-            reassembly = grow(reassembly, u);
-        }
-        reassembly.clear();
-        int rel = 2; // stream distance from ULPDU_Length
-        int nextRel = (int) (Markers.nextMarker(lengthPos) - lengthPos);
-        int left = u;
-        while (left > 0) {
-            if (rel == nextRel) {
-                rel += Markers.LENGTH;
-                nextRel += Markers.INTERVAL;
-                continue;
-            }
-            int n = Math.min(left, nextRel - rel);
-            reassembly.writeBytes(buf, lengthAt + rel, n);
-            rel += n;
-            left -= n;
-        }
-        return reassembly;
     }
 
     /** A larger heap buffer (GC-managed, nothing to release) holding the old one's bytes. */
-    private static ByteBuf grow(ByteBuf old, int need) {
+    static ByteBuf grow(ByteBuf old, int need) {
         int cap = Math.max(need, old == null ? INITIAL_BUFFER : old.capacity() * 2);
         ByteBuf b = Unpooled.wrappedBuffer(new byte[cap]).clear();
         if (old != null) {
             b.writeBytes(old, 0, old.writerIndex());
         }
         return b;
-    }
-
-    private boolean checkMarker(ByteBuf buf, int index, long markerPos, long expectedPtr) {
-        markersSeen++;
-        int reserved = buf.getUnsignedShort(index);
-        int ptr = buf.getUnsignedShort(index + 2) & Markers.MAX_FPDUPTR; // low two bits read as 0
-        if (reserved != 0) {
-            markersWithReservedBits++;
-        }
-        if (ptr == expectedPtr) {
-            return true;
-        }
-        markerErrors++;
-        listener.onError(LlpError.MARKER_MISMATCH, markerPos,
-                "FPDUPTR " + ptr + " at stream offset " + markerPos + ", FPDU start is " + expectedPtr + " back");
-        return false;
-    }
-
-    private CrcCheck checkCrc(ByteBuf buf, int at, int crcAt, boolean lead, boolean trailing, long lengthPos) {
-        int received = buf.getInt(crcAt);
-        int computed = crc32.reset().update(buf, at, crcAt - at).wireValue();
-        lastCrcReceived = received;
-        lastCrcComputed = computed;
-        int skipLead = lead ? Markers.LENGTH : 0;
-        int skipTrail = trailing ? Markers.LENGTH : 0;
-        // readings in order: both edges covered, leading left out, trailing left out, both left out
-        for (int reading = 0; reading < 4; reading++) {
-            boolean withoutLead = (reading & 1) != 0;
-            boolean withoutTrail = (reading & 2) != 0;
-            if ((withoutLead && !lead) || (withoutTrail && !trailing)) {
-                continue;
-            }
-            int from = at + (withoutLead ? skipLead : 0);
-            int to = crcAt - (withoutTrail ? skipTrail : 0);
-            int value = reading == 0 ? computed : crc32.reset().update(buf, from, to - from).wireValue();
-            if (value == received) {
-                if (lead) {
-                    if (withoutLead) {
-                        leadingMarkerNotCovered++;
-                    } else {
-                        leadingMarkerCovered++;
-                    }
-                }
-                if (trailing) {
-                    if (withoutTrail) {
-                        trailingMarkerNotCovered++;
-                    } else {
-                        trailingMarkerCovered++;
-                    }
-                }
-                return CrcCheck.GOOD;
-            }
-        }
-        crcErrors++;
-        listener.onError(LlpError.CRC_ERROR, lengthPos, String.format(
-                "CRC field %08x, computed %08x (wire byte order)", received, computed));
-        return CrcCheck.BAD;
     }
 
     /**
@@ -548,86 +420,23 @@ public final class FpduDecoder {
         return staged();
     }
 
-    /**
-     * Stream position of the first PAD octet of the last FPDU framed; for an empty pad, the position
-     * just after the ULPDU (before a marker that may follow it).
-     */
-    public long lastPadOffset() {
-        return lastPadOffset;
+    /** The PAD of the FPDUs framed. */
+    public ReceivedPads pads() {
+        return pads;
     }
 
-    /** PAD octets of the last FPDU framed: 0..3. */
-    public int lastPadLength() {
-        return lastPadLength;
+    /** The CRC checks of the FPDUs framed (nothing checked without CRC). */
+    public ReceivedCrc crcChecks() {
+        return crcCheck;
     }
 
-    /** The PAD octets of the last FPDU framed, big-endian in the low {@link #lastPadLength()} bytes (0 when zero). */
-    public int lastPad() {
-        return lastPad;
+    /** The markers of the FPDUs framed (none without markers). */
+    public ReceivedMarkers markerChecks() {
+        return markerCheck;
     }
 
-    /** The PAD octets of the last FPDU framed as hex ("" for an empty pad). */
-    public String lastPadHex() {
-        StringBuilder b = new StringBuilder();
-        for (int i = lastPadLength - 1; i >= 0; i--) {
-            b.append(String.format("%02x", (lastPad >>> (8 * i)) & 0xFF));
-        }
-        return b.toString();
-    }
-
-    /** FPDUs framed whose PAD was not all zero. */
-    public long nonZeroPads() {
-        return nonZeroPads;
-    }
-
-    /** The CRC field of the last FPDU checked, as an int of the wire bytes (see {@link MpaCrc}). */
-    public int lastCrcReceived() {
-        return lastCrcReceived;
-    }
-
-    /** The CRC computed for the last FPDU checked (both edge markers covered), wire order. */
-    public int lastCrcComputed() {
-        return lastCrcComputed;
-    }
-
+    /** FPDUs framed and delivered. */
     public long fpdus() {
         return fpdus;
-    }
-
-    public long crcErrors() {
-        return crcErrors;
-    }
-
-    public long markerErrors() {
-        return markerErrors;
-    }
-
-    public long markersSeen() {
-        return markersSeen;
-    }
-
-    /** Markers whose 16 reserved bits were not zero (ignored otherwise). */
-    public long markersWithReservedBits() {
-        return markersWithReservedBits;
-    }
-
-    /** Good-CRC FPDUs with a leading marker whose CRC covered it. */
-    public long leadingMarkerCovered() {
-        return leadingMarkerCovered;
-    }
-
-    /** Good-CRC FPDUs with a leading marker whose CRC left it out. */
-    public long leadingMarkerNotCovered() {
-        return leadingMarkerNotCovered;
-    }
-
-    /** Good-CRC FPDUs with a marker just before the CRC whose CRC covered it. */
-    public long trailingMarkerCovered() {
-        return trailingMarkerCovered;
-    }
-
-    /** Good-CRC FPDUs with a marker just before the CRC whose CRC left it out. */
-    public long trailingMarkerNotCovered() {
-        return trailingMarkerNotCovered;
     }
 }

@@ -44,11 +44,11 @@ class FpduDecoderTest {
             assertEquals(0, r.fpdus.size());
             assertTrue(dec.isStopped());
             assertEquals(108, s.readerIndex()); // the bad FPDU consumed, the next one left
-            assertEquals(MpaCrc.wireValue(s, 0, 104), dec.lastCrcComputed());
-            assertEquals(s.getInt(104), dec.lastCrcReceived());
+            assertEquals(MpaCrc.wireValue(s, 0, 104), dec.crcChecks().lastComputed());
+            assertEquals(s.getInt(104), dec.crcChecks().lastReceived());
             dec.feed(s); // ignored
             assertEquals(108, s.readerIndex());
-            assertEquals(1, dec.crcErrors());
+            assertEquals(1, dec.crcChecks().errors());
         } finally {
             s.release();
         }
@@ -71,8 +71,8 @@ class FpduDecoderTest {
             assertSame(CrcCheck.BAD, r.fpdus.get(0).crc());
             assertSame(CrcCheck.GOOD, r.fpdus.get(1).crc());
             assertArrayEquals(bytes(700, 2), r.fpdus.get(2).ulpdu());
-            assertEquals(1, dec.markerErrors());
-            assertEquals(1, dec.crcErrors());
+            assertEquals(1, dec.markerChecks().errors());
+            assertEquals(1, dec.crcChecks().errors());
         } finally {
             s.release();
         }
@@ -124,8 +124,8 @@ class FpduDecoderTest {
             dec.feed(s);
             assertEquals(0, r.errors.size());
             assertArrayEquals(bytes(1000, 0), r.fpdus.get(0).ulpdu());
-            assertEquals(2, dec.markersSeen());
-            assertEquals(1, dec.markersWithReservedBits());
+            assertEquals(2, dec.markerChecks().seen());
+            assertEquals(1, dec.markerChecks().withReservedBits());
         } finally {
             s.release();
         }
@@ -148,10 +148,10 @@ class FpduDecoderTest {
                 assertEquals(0, r.errors.size(), "reading " + k);
                 assertSame(CrcCheck.GOOD, r.fpdus.get(0).crc());
                 assertArrayEquals(bytes(506, 0), r.fpdus.get(0).ulpdu());
-                assertEquals(k == 0 || k == 2 ? 1 : 0, dec.leadingMarkerCovered());
-                assertEquals(k == 1 || k == 3 ? 1 : 0, dec.leadingMarkerNotCovered());
-                assertEquals(k < 2 ? 1 : 0, dec.trailingMarkerCovered());
-                assertEquals(k >= 2 ? 1 : 0, dec.trailingMarkerNotCovered());
+                assertEquals(k == 0 || k == 2 ? 1 : 0, dec.crcChecks().leadingMarkerCovered());
+                assertEquals(k == 1 || k == 3 ? 1 : 0, dec.crcChecks().leadingMarkerNotCovered());
+                assertEquals(k < 2 ? 1 : 0, dec.crcChecks().trailingMarkerCovered());
+                assertEquals(k >= 2 ? 1 : 0, dec.crcChecks().trailingMarkerNotCovered());
             } finally {
                 s.release();
             }
@@ -285,13 +285,13 @@ class FpduDecoderTest {
                     @Override
                     public void onFpdu(ByteBuf ulpdu, long pos, CrcCheck crc) {
                         int n = seen[0]++;
-                        assertEquals(padPos[n], dec[0].lastPadOffset(), "FPDU of " + n + " octets, markers " + markers);
-                        assertEquals(Markers.pad(n), dec[0].lastPadLength());
+                        assertEquals(padPos[n], dec[0].pads().lastOffset(), "FPDU of " + n + " octets, markers " + markers);
+                        assertEquals(Markers.pad(n), dec[0].pads().lastLength());
                         int expected = 0;
                         for (int i = 0; i < Markers.pad(n); i++) {
                             expected = expected << 8 | (0xA0 + i);
                         }
-                        assertEquals(expected, dec[0].lastPad());
+                        assertEquals(expected, dec[0].pads().last());
                     }
 
                     @Override
@@ -316,8 +316,8 @@ class FpduDecoderTest {
                 assertEquals(s.writerIndex(), pos, "the model covers the stream exactly");
                 dec[0].feed(s);
                 assertEquals(sizes.length, seen[0]);
-                assertEquals(java.util.Arrays.stream(sizes).filter(n -> Markers.pad(n) > 0).count(), dec[0].nonZeroPads());
-                assertEquals(0, dec[0].crcErrors() + dec[0].markerErrors());
+                assertEquals(java.util.Arrays.stream(sizes).filter(n -> Markers.pad(n) > 0).count(), dec[0].pads().nonZero());
+                assertEquals(0, dec[0].crcChecks().errors() + dec[0].markerChecks().errors());
             } finally {
                 s.release();
             }
@@ -331,9 +331,9 @@ class FpduDecoderTest {
             s.setByte(7, 0x5A);
             FpduDecoder dec = new FpduDecoder(false, false, new Recorder());
             dec.feed(s);
-            assertEquals(7, dec.lastPadOffset());
-            assertEquals("5a", dec.lastPadHex());
-            assertEquals(1, dec.nonZeroPads());
+            assertEquals(7, dec.pads().lastOffset());
+            assertEquals("5a", dec.pads().lastHex());
+            assertEquals(1, dec.pads().nonZero());
         } finally {
             s.release();
         }

@@ -191,7 +191,7 @@ class FpduPlacementTest {
         assertEquals(0, p.errors.get(0).offset());
         assertEquals(0, p.placed);
         assertTrue(d.isStopped());
-        assertEquals(1, d.crcErrors());
+        assertEquals(1, d.crcChecks().errors());
         assertEquals(0, d.fpdus());
         byte[] inTarget = new byte[40000 - HEAD];
         p.memory.duplicate().position(0).get(inTarget);

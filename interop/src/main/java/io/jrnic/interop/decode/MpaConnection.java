@@ -109,9 +109,9 @@ final class MpaConnection {
                     analyzer.report(new Violation(Check.FPDU_AFTER_REJECT, stream, d.dir, frame, pos,
                             "FPDU after the rejecting Reply of frame " + replyFrame));
                 }
-                if (d.decoder.lastPad() != 0) { // RFC 5044 section 4.1: PAD is sent as zero
+                if (d.decoder.pads().last() != 0) { // RFC 5044 section 4.1: PAD is sent as zero
                     analyzer.report(new Violation(Check.PAD_NOT_ZERO, stream, d.dir, frame, pos,
-                            "PAD " + d.decoder.lastPadHex() + " at stream offset " + d.decoder.lastPadOffset()));
+                            "PAD " + d.decoder.pads().lastHex() + " at stream offset " + d.decoder.pads().lastOffset()));
                 }
                 analyzer.sink().onFpdu(d.checker.inspect(ulpdu, frame, d.currentFrame, pos, c));
             }
