@@ -272,7 +272,7 @@ public final class FpduDecoder {
             target.clear();
             return false;
         }
-        MpaCrc c = crc ? crcCheck.running().reset().update(staging, 0, 2 + h) : null;
+        MpaCrc c = crc ? crcCheck.startRunning(staging, 0, 2 + h) : null;
         placing = true;
         headEnd = 2 + h;
         int already = held - headEnd;

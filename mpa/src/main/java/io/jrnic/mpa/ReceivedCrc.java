@@ -27,7 +27,15 @@ public final class ReceivedCrc {
         this.listener = listener;
     }
 
-    /** The CRC a placed payload's octets run through (reset by the caller at the FPDU's head). */
+    /**
+     * Starts the running CRC of an FPDU whose payload is placed, over its first {@code length} octets at {@code index}
+     * of {@code buf} (ULPDU_Length and the ULPDU's head); the payload's octets then go through {@link #running}.
+     */
+    MpaCrc startRunning(ByteBuf buf, int index, int length) {
+        return crc32.reset().update(buf, index, length);
+    }
+
+    /** The running CRC of the FPDU being placed ({@link #startRunning}). */
     MpaCrc running() {
         return crc32;
     }
