@@ -36,6 +36,13 @@ final class ReceiveInPlace {
     static final int NOTHING = 0;
     static final int FAILED = -1;
 
+    /**
+     * Reads one turn makes at most while each takes all it asked for, and the octets after which it stops: bounds how
+     * long a turn holds the QP's lock (the loop's watchdog and tasks, a posting thread wait for it).
+     */
+    static final int READS_PER_TURN = 8;
+    static final int OCTETS_PER_TURN = 256 * 1024;
+
     /** In-place reads with data in a row (the loop fed nothing in between) after which the loop stops reading. */
     static final int TAKE_OVER_STREAK = 4;
     /** The loop reads again once nobody polled for this long (a consumer that stopped without arming its CQ). */
@@ -60,6 +67,8 @@ final class ReceiveInPlace {
     private volatile boolean waiting;
     /** On the loop: a watchdog is scheduled. */
     private boolean watching;
+    /** Under the QP's lock: the last {@link #read} took all it asked for. */
+    private boolean filled;
 
     private ReceiveInPlace(QpEngine qp, AbstractEpollStreamChannel ch, LoopReadGate gate, Receiver rx) {
         this.qp = qp;
@@ -105,25 +114,34 @@ final class ReceiveInPlace {
                 giveBack(); // Terminate, close, end of stream: the loop reads what follows
                 return false;
             }
-            int n = read();
-            if (n == FAILED) {
-                // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
-                // closes the stream holding the lock, so no other in-place read or write meets the closed socket
-                qp.counters.inc(Counter.RX_IN_PLACE_FAILURES);
-                loop.execute(() -> qp.teardown.streamLost(ch));
-                return false;
-            }
-            if (n == NOTHING) {
-                if (gate.ended()) {
-                    giveBack(); // the loop sees the end too and reports it
+            boolean any = false;
+            for (int reads = 1, octets = 0; ; reads++) {
+                int n = read();
+                if (n == FAILED) {
+                    // reset under our read (the loop will only see the end of the stream): an LLP error; the loop
+                    // closes the stream holding the lock, so no other in-place read or write meets the closed socket
+                    qp.counters.inc(Counter.RX_IN_PLACE_FAILURES);
+                    loop.execute(() -> qp.teardown.streamLost(ch));
+                    return any;
                 }
-                return false;
+                if (n == NOTHING) {
+                    if (gate.ended()) {
+                        giveBack(); // the loop sees the end too and reports it
+                    }
+                    return any;
+                }
+                any = true;
+                octets += n;
+                qp.counters.inc(Counter.RX_IN_PLACE);
+                qp.counters.add(Counter.RX_IN_PLACE_BYTES, n);
+                readInPlace();
+                qp.inbox().pumpInPlaceOrDrain();
+                // a read that took all it asked for most likely left more behind (a head read, then its payload):
+                // read on rather than go back through the caller's poll and wait; a short read drained the socket
+                if (!filled || reads == READS_PER_TURN || octets >= OCTETS_PER_TURN || !qp.receivesInPlace(this)) {
+                    return true;
+                }
             }
-            qp.counters.inc(Counter.RX_IN_PLACE);
-            qp.counters.add(Counter.RX_IN_PLACE_BYTES, n);
-            readInPlace();
-            qp.inbox().pumpInPlaceOrDrain();
-            return true;
         } finally {
             qp.lock.unlock();
         }
@@ -148,10 +166,12 @@ final class ReceiveInPlace {
         DirectPlacement direct = rx.direct();
         int placement = direct.pending(); // a payload's rest goes straight to its target
         int n;
+        int asked;
         try {
             int head = placement > 0 ? 0 : direct.headReadLength(); // the next FPDU's head, to place its payload too
+            asked = placement > 0 ? placement : head > 0 ? head : b.capacity();
             n = placement > 0 ? ch.fd().readAddress(direct.address(), 0, placement)
-                    : ch.fd().readAddress(b.memoryAddress(), 0, head > 0 ? head : b.capacity());
+                    : ch.fd().readAddress(b.memoryAddress(), 0, asked);
         } catch (IOException | RuntimeException e) {
             // RuntimeException: never expected while the owner holds the descriptor open, and never the consumer's
             gate.end();
@@ -163,6 +183,7 @@ final class ReceiveInPlace {
             }
             return NOTHING;
         }
+        filled = n == asked;
         if (placement > 0) {
             direct.placedInPlace(n);
             return n;

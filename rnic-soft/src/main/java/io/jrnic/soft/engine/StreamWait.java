@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One wake-up for a consumer blocked on a completion (spec-notes/engine.md, "Blocking waiters"): the blocked thread
- * waits in an epoll set of the QP's own, on the QP's socket (one-shot, armed under the QP's token, so the descriptor
- * is the bound stream's and open) and on an eventfd that {@link #wake} writes. The kernel wakes it when the peer's
+ * waits in an epoll set of the QP's own, on the QP's socket (level-triggered, added once per stream under the QP's
+ * token, so the descriptor is the bound stream's and open; a wait is then one epoll_wait) and on an eventfd that {@link #wake} writes. The kernel wakes it when the peer's
  * bytes arrive and it reads them itself ({@link ReceiveInPlace}); meanwhile the event loop does not read the stream
  * (the waiter takes the reads over as busy pollers do), so nothing wakes the loop per message.
  *
@@ -24,8 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * number that was closed under it. Not on virtual threads (epoll_wait would hold the carrier): they wait on the CQ.
  */
 final class StreamWait implements InputWaiter {
-    /** EPOLLONESHOT (Linux ABI; Netty's Native does not export it). */
-    private static final int EPOLLONESHOT = 1 << 30;
     private static final int CLOSED = 1 << 30;
     private static final int WAITER = 1;
     private static final int WAKER = 2;
@@ -39,8 +37,12 @@ final class StreamWait implements InputWaiter {
     private final FileDescriptor epoll;
     private final FileDescriptor wakeFd;
     private final EpollEventArray events = EpollWaitAccess.newEvents(2);
-    /** Waiter only: the socket descriptor last armed in the set. */
-    private int armedFd = -1;
+    /**
+     * Waiter only: the stream whose socket is in the set, and its descriptor. It stays there, level-triggered, while
+     * that stream is bound and open (the kernel drops the entry when the socket closes), so a wait adds nothing.
+     */
+    private ReceiveInPlace inSet;
+    private int inSetFd = -1;
 
     private StreamWait(QpEngine qp, FileDescriptor epoll, FileDescriptor wakeFd) {
         this.qp = qp;
@@ -104,8 +106,10 @@ final class StreamWait implements InputWaiter {
     }
 
     /**
-     * Under the QP's token: arms the bound stream's socket in the set (one-shot: it fires once per wait) and tells
-     * the stream a waiter reads it; null when the QP does not receive in place now.
+     * Under the QP's token: puts the bound stream's socket in the set unless it is there already (a new stream, or a
+     * new socket under the same number: the old entry left with its socket) and tells the stream a waiter reads it;
+     * null when the QP does not receive in place now. Level-triggered: a wait returns at once while the socket holds
+     * unread octets or the peer's FIN, as a one-shot entry armed before each wait did, without the epoll_ctl.
      */
     private ReceiveInPlace armed() throws IOException {
         for (int i = 0; !qp.lock.tryLock(); i++) {
@@ -120,20 +124,15 @@ final class StreamWait implements InputWaiter {
             if (fd < 0) {
                 return null;
             }
-            int flags = Native.EPOLLIN | Native.EPOLLRDHUP | EPOLLONESHOT;
-            if (fd == armedFd) {
-                try {
-                    Native.epollCtlMod(epoll.intValue(), fd, flags);
-                } catch (IOException stale) {
-                    Native.epollCtlAdd(epoll.intValue(), fd, flags); // the number is a new stream's: the old entry left with its socket
-                }
-            } else {
+            if (r != inSet || fd != inSetFd) {
+                int flags = Native.EPOLLIN | Native.EPOLLRDHUP;
                 try {
                     Native.epollCtlAdd(epoll.intValue(), fd, flags);
                 } catch (IOException present) {
                     Native.epollCtlMod(epoll.intValue(), fd, flags);
                 }
-                armedFd = fd;
+                inSet = r;
+                inSetFd = fd;
             }
             r.waiterArrives();
             qp.counters.inc(Counter.RX_CONSUMER_WAITS);
