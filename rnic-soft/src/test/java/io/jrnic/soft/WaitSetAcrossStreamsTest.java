@@ -82,7 +82,8 @@ class WaitSetAcrossStreamsTest {
                     assertArrayEquals(sent, got);
                     assertEquals(CompletionStatus.SUCCESS, a.awaitOne().status());
                 }
-                assertTrue(b.dev.stats().counter("rxConsumerWaits") > waits, "round " + round + ": B never waited on its socket");
+                assertTrue(b.dev.stats().counter("rxConsumerWaits") > waits,
+                        "round " + round + ": B never waited on its socket");
                 assertEquals(2, epollSetsHolding(fd), "round " + round + ": B's socket (descriptor " + fd
                         + ") is in its event loop's set and in its QP's wait set");
                 c.disconnect().get(10, TimeUnit.SECONDS);

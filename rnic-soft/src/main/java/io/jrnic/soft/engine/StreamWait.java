@@ -15,9 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One wake-up for a consumer blocked on a completion (spec-notes/engine.md, "Blocking waiters"): the blocked thread
  * waits in an epoll set of the QP's own, on the QP's socket (level-triggered, added once per stream under the QP's
- * token, so the descriptor is the bound stream's and open; a wait is then one epoll_wait) and on an eventfd that {@link #wake} writes. The kernel wakes it when the peer's
- * bytes arrive and it reads them itself ({@link ReceiveInPlace}); meanwhile the event loop does not read the stream
- * (the waiter takes the reads over as busy pollers do), so nothing wakes the loop per message.
+ * token, so the descriptor is the bound stream's and open; a wait is then one epoll_wait) and on an eventfd that
+ * {@link #wake} writes. The kernel wakes it when the peer's bytes arrive and it reads them itself
+ * ({@link ReceiveInPlace}); meanwhile the event loop does not read the stream (the waiter takes the reads over as busy
+ * pollers do), so nothing wakes the loop per message.
  *
  * <p>Lifetime of the two descriptors: the QP's; one waiter at a time; a waker writes the eventfd only while counted
  * in, and the last one out after {@link #close} closes them, so no thread ever waits on, or writes into, a descriptor
