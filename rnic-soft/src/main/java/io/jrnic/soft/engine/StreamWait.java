@@ -39,11 +39,11 @@ final class StreamWait implements InputWaiter {
     private final FileDescriptor wakeFd;
     private final EpollEventArray events = EpollWaitAccess.newEvents(2);
     /**
-     * Waiter only: the stream whose socket is in the set, and its descriptor. It stays there, level-triggered, while
-     * that stream is bound and open (the kernel drops the entry when the socket closes), so a wait adds nothing.
+     * Waiter only: the stream whose socket is in the set (a stream's descriptor does not change while it is open). It
+     * stays there, level-triggered, while that stream is bound and open (the kernel drops the entry when the socket
+     * closes), so a wait adds nothing.
      */
     private ReceiveInPlace inSet;
-    private int inSetFd = -1;
 
     private StreamWait(QpEngine qp, FileDescriptor epoll, FileDescriptor wakeFd) {
         this.qp = qp;
@@ -125,7 +125,7 @@ final class StreamWait implements InputWaiter {
             if (fd < 0) {
                 return null;
             }
-            if (r != inSet || fd != inSetFd) {
+            if (r != inSet) {
                 int flags = Native.EPOLLIN | Native.EPOLLRDHUP;
                 try {
                     Native.epollCtlAdd(epoll.intValue(), fd, flags);
@@ -133,7 +133,6 @@ final class StreamWait implements InputWaiter {
                     Native.epollCtlMod(epoll.intValue(), fd, flags);
                 }
                 inSet = r;
-                inSetFd = fd;
             }
             r.waiterArrives();
             qp.counters.inc(Counter.RX_CONSUMER_WAITS);
