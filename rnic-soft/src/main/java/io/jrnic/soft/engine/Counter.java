@@ -39,6 +39,8 @@ public enum Counter {
     RX_POLLER_TAKEOVERS("rxPollerTakeovers"),
     /** In-place reads that met a failed stream (a reset): the QP's LLP error, reported by the event loop's close. */
     RX_IN_PLACE_FAILURES("rxInPlaceFailures"),
+    /** Polls that did not read because the read before drained the socket (the next wait or poll reads). */
+    RX_IN_PLACE_SKIPS("rxInPlaceSkips"),
     /** Waits a blocked consumer did on the stream's socket itself ({@link StreamWait}: one wake-up per message). */
     RX_CONSUMER_WAITS("rxConsumerWaits"),
     /** FPDUs whose payload went to its target before the CRC was checked (direct placement), counted once it was. */

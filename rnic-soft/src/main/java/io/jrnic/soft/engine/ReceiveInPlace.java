@@ -69,6 +69,12 @@ final class ReceiveInPlace {
     private boolean watching;
     /** Under the QP's lock: the last {@link #read} took all it asked for. */
     private boolean filled;
+    /**
+     * Under the QP's lock: the last read came back short, so the socket was empty then; the next poll does not read
+     * again at once. A consumer about to block goes straight to its wait (level-triggered: it returns at once if
+     * octets came since) without a read that finds nothing; a busy poller reads at the poll after.
+     */
+    private boolean drained;
 
     private ReceiveInPlace(QpEngine qp, AbstractEpollStreamChannel ch, LoopReadGate gate, Receiver rx) {
         this.qp = qp;
@@ -112,6 +118,11 @@ final class ReceiveInPlace {
         try {
             if (!qp.receivesInPlace(this)) {
                 giveBack(); // Terminate, close, end of stream: the loop reads what follows
+                return false;
+            }
+            if (drained) {
+                drained = false;
+                qp.counters.inc(Counter.RX_IN_PLACE_SKIPS);
                 return false;
             }
             boolean any = false;
@@ -184,6 +195,7 @@ final class ReceiveInPlace {
             return NOTHING;
         }
         filled = n == asked;
+        drained = !filled;
         if (placement > 0) {
             direct.placedInPlace(n);
             return n;
@@ -226,6 +238,7 @@ final class ReceiveInPlace {
      */
     void waiterArrives() {
         lastPoll = System.nanoTime();
+        drained = false; // the wait sees what came since; the read after it must not be skipped
         waiting = true;
         if (!loopReadsOff) {
             loopReadsOff = true;
