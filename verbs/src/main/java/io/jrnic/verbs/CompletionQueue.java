@@ -2,9 +2,6 @@ package io.jrnic.verbs;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -38,16 +35,8 @@ public final class CompletionQueue extends Resource {
     private final CompletionChannel channel;
     private final Completion[] ring;
     private final Object lock = new Object();
-    private final Set<QueuePair> users = ConcurrentHashMap.newKeySet();
-    /**
-     * The users again, for {@link #progress()}: a growable array and its length, changed under the users' lock
-     * (attach appends, detach moves the last into the hole) and read without it (a slot may hold a QP being
-     * detached, or null; both harmless).
-     */
-    private volatile QueuePair[] progressors = new QueuePair[4];
-    private volatile int progressorCount;
-    /** Where the next {@link #progress()} starts (round robin; races between pollers are harmless). */
-    private int progressCursor;
+    /** The QPs this CQ serves: what a poller lets progress, and the one a blocked consumer may wait on. */
+    private final CqUsers users = new CqUsers(this);
     private int head;
     private int count;
     private boolean overflowed;
@@ -218,9 +207,9 @@ public final class CompletionQueue extends Resource {
      * {@code evenIfQueued}: wait although completions are queued (a channel waits for a notification, not for them).
      */
     boolean awaitInput(long nanos, boolean evenIfQueued) {
-        InputWaiter w = soleInputWaiter();
+        InputWaiter w = users.soleInputWaiter();
         if (w == null) {
-            if (progressorCount == 1) {
+            if (users.single()) {
                 // the sole QP's peer stopped owing this CQ anything since requestNotify looked: its threads read
                 stopPolling();
             }
@@ -246,23 +235,14 @@ public final class CompletionQueue extends Resource {
         }
     }
 
-    /**
-     * The waiter of the one QP this CQ serves, when its provider offers one and its peer may still send what completes
-     * on this CQ ({@link InboundAwaited}); else null: a consumer waiting only for what the provider's own threads
-     * complete (a Write's or a Send's completion) is woken by the completion, not by the socket.
-     */
+    /** {@link CqUsers#soleInputWaiter()} (for the channel). */
     InputWaiter soleInputWaiter() {
-        QueuePair[] qps = progressors;
-        if (progressorCount != 1) {
-            return null;
-        }
-        QueuePair qp = qps[0];
-        return qp == null || !qp.awaitsInbound(this) ? null : qp.spi().inputWaiter();
+        return users.soleInputWaiter();
     }
 
     /**
      * Lets the providers of this CQ's QPs progress on the calling thread (a software provider reads and processes
-     * what their streams hold: jrnic's soft provider receives in place), at most {@value #PROGRESS_PER_CALL} QPs per
+     * what their streams hold: jrnic's soft provider receives in place), at most {@value CqUsers#PROGRESS_PER_CALL} QPs per
      * call, round robin. {@link #poll} calls it whenever it finds the CQ empty, for the QPs whose peers may still
      * send something that completes on this CQ ({@link InboundAwaited}); a loop that waits for memory a peer writes
      * (an RDMA Write's last byte, which completes nothing) calls it itself to avoid waiting for the provider's own
@@ -274,24 +254,8 @@ public final class CompletionQueue extends Resource {
 
     /** {@link #progress()}; {@code awaitedOnly}: only for QPs that may still receive what completes on this CQ. */
     private boolean progress(boolean awaitedOnly) {
-        QueuePair[] qps = progressors;
-        int k = Math.min(progressorCount, qps.length);
-        if (k == 0) {
-            return false;
-        }
-        boolean any = false;
-        int start = progressCursor;
-        int m = Math.min(k, PROGRESS_PER_CALL);
-        for (int i = 0; i < m; i++) {
-            QueuePair qp = qps[Math.floorMod(start + i, k)];
-            any |= qp != null && (!awaitedOnly || qp.awaitsInbound(this)) && qp.spi().progress();
-        }
-        progressCursor = start + m;
-        return any;
+        return users.progress(awaitedOnly);
     }
-
-    /** QPs {@link #progress()} visits per call: bounds an empty poll's cost on a CQ shared by many QPs. */
-    static final int PROGRESS_PER_CALL = 4;
 
     private int take(Completion[] into, int offset, int max) {
         int n = 0;
@@ -353,48 +317,18 @@ public final class CompletionQueue extends Resource {
         }
     }
 
-    /** The consumer stops polling: providers whose pollers did their threads' work give it back (a check per QP). */
+    /** The consumer stops polling: providers whose pollers did their threads' work give it back. */
     private void stopPolling() {
-        QueuePair[] qps = progressors;
-        for (int i = 0, k = Math.min(progressorCount, qps.length); i < k; i++) {
-            QueuePair qp = qps[i];
-            if (qp != null) {
-                qp.spi().pollingStops();
-            }
-        }
+        users.stopPolling();
     }
 
     void attach(QueuePair qp) {
         checkOpen();
-        synchronized (users) {
-            if (users.add(qp)) {
-                QueuePair[] a = progressors;
-                int k = progressorCount;
-                if (k == a.length) {
-                    a = java.util.Arrays.copyOf(a, 2 * k);
-                }
-                a[k] = qp;
-                progressors = a;
-                progressorCount = k + 1;
-            }
-        }
+        users.attach(qp);
     }
 
     void detach(QueuePair qp) {
-        synchronized (users) {
-            if (users.remove(qp)) {
-                QueuePair[] a = progressors;
-                int last = progressorCount - 1;
-                for (int i = 0; i <= last; i++) {
-                    if (a[i] == qp) {
-                        a[i] = a[last];
-                        a[last] = null;
-                        progressorCount = last;
-                        break;
-                    }
-                }
-            }
-        }
+        users.detach(qp);
     }
 
     /** Appends a completion (provider path). False when it was lost to overflow or the CQ is closed. */
@@ -439,7 +373,7 @@ public final class CompletionQueue extends Resource {
 
     @Override
     void release() {
-        for (QueuePair qp : users.toArray(new QueuePair[0])) {
+        for (QueuePair qp : users.snapshot()) {
             qp.close();
         }
         synchronized (lock) {
