@@ -1,6 +1,5 @@
 package io.jrnic.verbs;
 
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -13,7 +12,7 @@ import java.util.function.Consumer;
  */
 public final class CompletionChannel extends Resource {
     private final RdmaDevice device;
-    private final LinkedBlockingQueue<Object> fired = new LinkedBlockingQueue<>();
+    private final Notifications fired = new Notifications();
     private static final Object CLOSED = new Object();
     private volatile Consumer<CompletionQueue> callback;
 
@@ -125,7 +124,6 @@ public final class CompletionChannel extends Resource {
 
     @Override
     void release() {
-        fired.clear();
-        fired.offer(CLOSED);
+        fired.replaceAll(CLOSED);
     }
 }

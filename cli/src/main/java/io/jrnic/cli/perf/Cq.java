@@ -75,7 +75,7 @@ final class Cq {
      * Nothing polled: idle as this CQ's {@link Wait} says; a block on the completion channel is woken by the next
      * completion, or after {@link #BLOCK_MILLIS}. Only for waits a completion ends.
      */
-    void idle(Deadline d, String waitingFor) throws TimeoutException {
+    void idle(Deadline d, Object waitingFor) throws TimeoutException {
         switch (wait) {
             case BACKOFF -> d.idle(waitingFor, blocker);
             case POLL -> d.idlePolling(waitingFor);
@@ -123,12 +123,13 @@ final class Cq {
 
     /**
      * Waits until byte {@code i} of {@code b} (placed by the peer's RDMA WRITE) is {@code v}; {@code abort} is checked now
-     * and then; {@code progress} (may be null) is the CQ whose QP receives the WRITE, asked to progress in between.
+     * and then; {@code progress} (may be null) is the CQ whose QP receives the WRITE, asked to progress in between;
+     * {@code what} (the caller's, one per loop) names the wait if it times out.
      */
-    static void awaitByte(PerfBuffer b, int i, byte v, Deadline d, Check abort, Cq progress)
+    static void awaitByte(PerfBuffer b, int i, byte v, Deadline d, Check abort, Cq progress, Waiting what)
             throws TimeoutException, java.io.IOException {
         int n = 0;
-        String what = null;
+        what.at(i, v & 0xFF);
         while (b.getAcquire(i) != v) {
             // a software RNIC places on the polling thread when asked (CompletionQueue.progress): without it the
             // wait is for the provider's event loop to be woken
@@ -140,9 +141,6 @@ final class Cq {
                 if (why != null) {
                     throw new TimeoutException(why);
                 }
-            }
-            if (what == null) {
-                what = "byte " + i + " to become " + (v & 0xFF);
             }
             d.idlePolling(what);
         }

@@ -70,23 +70,23 @@ public final class Deadline {
     }
 
     /** Called when a poll found nothing: backs off, and throws once the deadline passed. */
-    public void idle(String waitingFor) throws TimeoutException {
+    public void idle(Object waitingFor) throws TimeoutException {
         idle(waitingFor, null);
     }
 
     /**
-     * As {@link #idle(String)}, but past the spin and yield phases blocks with {@code blocker} (e.g. on a
+     * As {@link #idle(Object)}, but past the spin and yield phases blocks with {@code blocker} (e.g. on a
      * completion channel, woken by the completion itself) when not null, else parks 20 us.
      */
-    public void idle(String waitingFor, Blocker blocker) throws TimeoutException {
+    public void idle(Object waitingFor, Blocker blocker) throws TimeoutException {
         idle(waitingFor, blocker, false);
     }
 
     /**
-     * As {@link #idle(String)} for a latency loop polling memory the peer writes: spins up to {@link #SPIN_NANOS}
+     * As {@link #idle(Object)} for a latency loop polling memory the peer writes: spins up to {@link #SPIN_NANOS}
      * before parking (as ib_write_lat, which never stops polling; bandwidth loops park sooner).
      */
-    public void idlePolling(String waitingFor) throws TimeoutException {
+    public void idlePolling(Object waitingFor) throws TimeoutException {
         idle(waitingFor, null, true);
     }
 
@@ -94,7 +94,7 @@ public final class Deadline {
      * For a blocking latency loop: no spinning, no yielding; checks the deadline and the stall, then blocks with
      * {@code blocker} at once (e.g. arm the CQ, re-check, wait on the completion channel).
      */
-    public void idleBlocking(String waitingFor, Blocker blocker) throws TimeoutException {
+    public void idleBlocking(Object waitingFor, Blocker blocker) throws TimeoutException {
         if (++idle == 1) {
             lastProgress = System.nanoTime();
         }
@@ -102,7 +102,7 @@ public final class Deadline {
         blocker.block();
     }
 
-    private void check(long now, String waitingFor) throws TimeoutException {
+    private void check(long now, Object waitingFor) throws TimeoutException {
         if (now - end >= 0) {
             throw new TimeoutException("timed out waiting for " + waitingFor);
         }
@@ -111,7 +111,7 @@ public final class Deadline {
         }
     }
 
-    private void idle(String waitingFor, Blocker blocker, boolean spinLonger) throws TimeoutException {
+    private void idle(Object waitingFor, Blocker blocker, boolean spinLonger) throws TimeoutException {
         int n = ++idle;
         if (n == 1) {
             lastProgress = System.nanoTime();   // the idle streak starts now

@@ -36,6 +36,11 @@ final class LatClient {
         };
     }
 
+    /** Made once: a method reference per message would be an allocation on the measured path. */
+    private final Cq.Check qpDown = this::qpDown;
+    private final Waiting awaitedByte = new Waiting("byte ", " to become ", "");
+    private final Waiting reply = new Waiting("the reply to SEND ", "");
+
     private String qpDown() {
         return t.qp.state() != QpState.RTS ? "client QP left RTS: " + t.qp.state() : null;
     }
@@ -47,7 +52,7 @@ final class LatClient {
             t.srcBytes.set(size - 1, Pattern.tag(i));
             long t0 = System.nanoTime();
             t.qp.postSend(w);
-            Cq.awaitByte(t.landingBytes, size - 1, Pattern.tag(i), hang, this::qpDown, cq);
+            Cq.awaitByte(t.landingBytes, size - 1, Pattern.tag(i), hang, qpDown, cq, awaitedByte);
             samples[i] = System.nanoTime() - t0;
             cq.awaitSend(hang);
         }
@@ -76,7 +81,6 @@ final class LatClient {
             t.qp.postSend(s);
             boolean sent = false;
             boolean got = false;
-            String what = null; // built on the first idle call only: no allocation in the poll loop
             while (!got || !sent) {
                 int n = cq.poll();
                 for (int k = 0; k < n; k++) {
@@ -94,8 +98,7 @@ final class LatClient {
                     }
                 }
                 if (n == 0) {
-                    what = what != null ? what : "the reply to SEND " + i;
-                    cq.idle(hang, what);
+                    cq.idle(hang, reply.at(i));
                 } else {
                     hang.progress();
                 }

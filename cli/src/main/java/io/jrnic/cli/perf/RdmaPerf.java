@@ -241,8 +241,8 @@ public final class RdmaPerf implements AutoCloseable {
             long lastSignaled = -1;
             // what a timeout names: built once per idle streak (a post or a completion ends one), not per empty poll
             // (it cost ~4% of the CPU)
-            String what = null;
-            boolean whatCredits = false;
+            Waiting completions = new Waiting(t.test.name() + ": completion ", " of ", "");
+            Waiting credited = new Waiting(t.test.name() + ": completion ", " of ", " (waiting for SEND credits)");
             long t0 = System.nanoTime();
             long tLast = t0;
             while (done < posted || (posted < iters && !capped)) {
@@ -289,23 +289,14 @@ public final class RdmaPerf implements AutoCloseable {
                         done = c.id() + 1;
                     }
                 }
-                if (n > 0 || k > 0) {
-                    what = null;
-                }
                 if (n > 0) {
                     tLast = System.nanoTime();
                     hang.progress();
                 } else if (k == 0) {
-                    boolean credits = posted < iters && posted >= t.credits;
-                    if (what == null || whatCredits != credits) {
-                        what = t.test.name() + ": completion " + done + " of " + posted
-                                + (credits ? " (waiting for SEND credits)" : "");
-                        whatCredits = credits;
-                    }
-                    if (credits) {
-                        hang.idle(what); // credits come by the control channel
+                    if (posted < iters && posted >= t.credits) {
+                        hang.idle(credited.at(done, posted)); // credits come by the control channel
                     } else {
-                        cq.idle(hang, what);
+                        cq.idle(hang, completions.at(done, posted));
                     }
                 }
             }

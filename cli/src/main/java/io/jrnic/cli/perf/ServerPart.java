@@ -13,6 +13,9 @@ final class ServerPart {
     private final Deadline d;
     private final Cq cq;
     private final int size;
+    /** Made once: a method reference per message would be an allocation on the measured path. */
+    private final Cq.Check abort = this::abortReason;
+    private final Waiting awaitedByte = new Waiting("byte ", " to become ", "");
 
     ServerPart(PerfServer.ServerTest t, Deadline d) {
         this.t = t;
@@ -132,7 +135,7 @@ final class ServerPart {
         boolean inFlight = false;
         try {
             for (; i < iters; i++) {
-                Cq.awaitByte(t.targetBytes, size - 1, Pattern.tag(i), d, this::abortReason, cq);
+                Cq.awaitByte(t.targetBytes, size - 1, Pattern.tag(i), d, abort, cq, awaitedByte);
                 inFlight = reap(inFlight);
                 t.qp.postSend(w);
                 inFlight = true;
