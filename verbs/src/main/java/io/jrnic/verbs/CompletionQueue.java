@@ -119,7 +119,7 @@ public final class CompletionQueue extends Resource {
         Objects.checkFromIndexSize(offset, max, into.length);
         checkOpen();
         int n = take(into, offset, max);
-        if (n == 0 && max > 0 && progress(true)) {
+        if (n == 0 && max > 0 && users.progress(true)) {
             n = take(into, offset, max);
         }
         return n;
@@ -157,7 +157,7 @@ public final class CompletionQueue extends Resource {
                     continue; // woken by the QP's input (or a push): progress and poll again
                 }
             }
-            stopPolling(); // the provider's own threads queue what comes next; push wakes us (see queued)
+            users.stopPolling(); // the provider's own threads queue what comes next; push wakes us (see queued)
             takeLock.lockInterruptibly();
             try {
                 long left;
@@ -211,7 +211,7 @@ public final class CompletionQueue extends Resource {
         if (w == null) {
             if (users.single()) {
                 // the sole QP's peer stopped owing this CQ anything since requestNotify looked: its threads read
-                stopPolling();
+                users.stopPolling();
             }
             return false;
         }
@@ -242,19 +242,14 @@ public final class CompletionQueue extends Resource {
 
     /**
      * Lets the providers of this CQ's QPs progress on the calling thread (a software provider reads and processes
-     * what their streams hold: jrnic's soft provider receives in place), at most {@value CqUsers#PROGRESS_PER_CALL} QPs per
-     * call, round robin. {@link #poll} calls it whenever it finds the CQ empty, for the QPs whose peers may still
+     * what their streams hold: jrnic's soft provider receives in place), at most
+     * {@value CqUsers#PROGRESS_PER_CALL} QPs per call, round robin. {@link #poll} calls it whenever it finds the CQ empty, for the QPs whose peers may still
      * send something that completes on this CQ ({@link InboundAwaited}); a loop that waits for memory a peer writes
      * (an RDMA Write's last byte, which completes nothing) calls it itself to avoid waiting for the provider's own
      * threads. Never blocks; true when anything was done.
      */
     public boolean progress() {
-        return progress(false);
-    }
-
-    /** {@link #progress()}; {@code awaitedOnly}: only for QPs that may still receive what completes on this CQ. */
-    private boolean progress(boolean awaitedOnly) {
-        return users.progress(awaitedOnly);
+        return users.progress(false);
     }
 
     private int take(Completion[] into, int offset, int max) {
@@ -313,13 +308,8 @@ public final class CompletionQueue extends Resource {
             }
         }
         if (!channel.waitsOnInput(this)) {
-            stopPolling(); // else the channel's await waits on the QP's input itself (awaitInput)
+            users.stopPolling(); // else the channel's await waits on the QP's input itself (awaitInput)
         }
-    }
-
-    /** The consumer stops polling: providers whose pollers did their threads' work give it back. */
-    private void stopPolling() {
-        users.stopPolling();
     }
 
     void attach(QueuePair qp) {

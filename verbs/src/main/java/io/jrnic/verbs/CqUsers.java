@@ -2,24 +2,21 @@ package io.jrnic.verbs;
 
 import io.jrnic.verbs.spi.InputWaiter;
 import java.util.Arrays;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The QPs a {@link CompletionQueue} serves, and what a thread polling that CQ does for their providers: lets them
  * progress (round robin, a few per call), tells them the consumer stops polling, and finds the one QP whose input a
- * blocked consumer may wait on. Attach and detach are serialised under {@code users}; the array the pollers walk is
- * read without a lock (a slot may hold a QP being detached, or null; both harmless).
+ * blocked consumer may wait on. Attach, detach and snapshots are serialised on this object; the array the pollers walk
+ * is read without a lock (a slot may hold a QP being detached, or null; both harmless).
  */
 final class CqUsers {
     /** QPs {@link #progress} visits per call: bounds an empty poll's cost on a CQ shared by many QPs. */
     static final int PROGRESS_PER_CALL = 4;
 
     private final CompletionQueue cq;
-    private final Set<QueuePair> users = ConcurrentHashMap.newKeySet();
     /**
-     * The users again, for {@link #progress}: a growable array and its length, changed under the users' lock
-     * (attach appends, detach moves the last into the hole) and read without it.
+     * The QPs: a growable array and its length, changed on this object's monitor (attach appends, detach moves the
+     * last into the hole) and read without it by the pollers.
      */
     private volatile QueuePair[] progressors = new QueuePair[4];
     private volatile int progressorCount;
@@ -30,41 +27,43 @@ final class CqUsers {
         this.cq = cq;
     }
 
-    void attach(QueuePair qp) {
-        synchronized (users) {
-            if (users.add(qp)) {
-                QueuePair[] a = progressors;
-                int k = progressorCount;
-                if (k == a.length) {
-                    a = Arrays.copyOf(a, 2 * k);
-                }
-                a[k] = qp;
-                progressors = a;
-                progressorCount = k + 1;
-            }
+    synchronized void attach(QueuePair qp) {
+        QueuePair[] a = progressors;
+        int k = progressorCount;
+        if (indexOf(a, k, qp) >= 0) {
+            return;
+        }
+        if (k == a.length) {
+            a = Arrays.copyOf(a, 2 * k);
+        }
+        a[k] = qp;
+        progressors = a;
+        progressorCount = k + 1;
+    }
+
+    synchronized void detach(QueuePair qp) {
+        QueuePair[] a = progressors;
+        int last = progressorCount - 1;
+        int i = indexOf(a, last + 1, qp);
+        if (i >= 0) {
+            a[i] = a[last];
+            a[last] = null;
+            progressorCount = last;
         }
     }
 
-    void detach(QueuePair qp) {
-        synchronized (users) {
-            if (users.remove(qp)) {
-                QueuePair[] a = progressors;
-                int last = progressorCount - 1;
-                for (int i = 0; i <= last; i++) {
-                    if (a[i] == qp) {
-                        a[i] = a[last];
-                        a[last] = null;
-                        progressorCount = last;
-                        break;
-                    }
-                }
+    private static int indexOf(QueuePair[] a, int n, QueuePair qp) {
+        for (int i = 0; i < n; i++) {
+            if (a[i] == qp) {
+                return i;
             }
         }
+        return -1;
     }
 
     /** A snapshot of the QPs (closing the CQ closes them). */
-    QueuePair[] snapshot() {
-        return users.toArray(new QueuePair[0]);
+    synchronized QueuePair[] snapshot() {
+        return Arrays.copyOf(progressors, progressorCount);
     }
 
     /** Whether exactly one QP uses the CQ. */
