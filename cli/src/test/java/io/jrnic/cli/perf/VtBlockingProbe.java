@@ -16,6 +16,8 @@ import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
 import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
+import io.netty.util.ResourceLeakDetector;
+import io.netty.util.ResourceLeakTracker;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -142,6 +144,7 @@ public final class VtBlockingProbe {
      * which 16 first connects at once provoke; that is the JDK's one-time class loading, not a wait of the verbs API.
      */
     private String warmUp(int index) throws Exception {
+        loadLeakDetectorClasses();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Pair pr = new Pair(index);
@@ -154,6 +157,19 @@ public final class VtBlockingProbe {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Netty's leak detector samples one buffer in 128 (its default level) and loads its tracking classes at the first
+     * sample, which may fall on a virtual thread after the warm-up: a class load there pinned a carrier once in CI
+     * (2.9 ms, "Contended monitor enter" under {@code ResourceLeakDetector.track0}). One forced track on this platform
+     * thread loads them first.
+     */
+    static void loadLeakDetectorClasses() {
+        Object probe = new Object();
+        ResourceLeakTracker<Object> leak = new ResourceLeakDetector<Object>(Object.class).trackForcibly(probe);
+        leak.record();
+        leak.close(probe);
     }
 
     /** Runs a pair's requester in this class's static initializer (mode {@code pin}): a virtual thread blocked here is pinned. */
