@@ -221,6 +221,125 @@ class ReceiveInPlaceTest {
         }
     }
 
+    /**
+     * While a poller owns the reads, the loop's watchdog looks every millisecond: one periodic timer for the whole
+     * take-over, so its turns allocate nothing on the loop (a timer task scheduled anew at each turn allocated
+     * ~16 KiB in these 300 ms).
+     */
+    @Test
+    void theWatchdogAllocatesNothingPerTurn() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+            io.netty.channel.Channel stream = SoftPair.engineOf(p.a.qp).channel();
+            long loopThread = stream.eventLoop().submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
+            Completion[] c = Completion.array(4);
+            // spinning ping-pongs until A's poller takes the reads (as in the test above: up to 10 rounds)
+            for (int round = 0; round < 10 && stream.config().isAutoRead(); round++) {
+                pingPong(p, 200, aBuf, bBuf, c);
+            }
+            // this thread goes on polling A's empty CQ, a receive posted (a poll reads in place only for a QP that
+            // awaits something): the take-over lasts, and the watchdog turns every millisecond
+            p.a.qp.postRecv(RecvWr.of(9999, aBuf.sge(0, SIZE)));
+            spinPolls(p.a, c, 50); // the last messages' work on the loop done
+            Assumptions.assumeFalse(stream.config().isAutoRead(), "the poller never took the reads (a loaded machine)");
+            long before = threads.getThreadAllocatedBytes(loopThread);
+            spinPolls(p.a, c, 300);
+            long allocated = threads.getThreadAllocatedBytes(loopThread) - before;
+            assertTrue(!stream.config().isAutoRead(), "the take-over ended while measured");
+            assertTrue(allocated < 2048, "the loop allocated " + allocated + " B in 300 ms of watchdog turns");
+        }
+    }
+
+    /** Polls {@code s}'s CQ (empty: nothing was sent) for {@code millis}. */
+    private static void spinPolls(SoftPair.Side s, Completion[] c, long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() < end) {
+            assertEquals(0, s.cq.poll(c));
+        }
+    }
+
+    /**
+     * A poll's turn reads on while its reads come back full (a placed payload's rest, then the next FPDU's head, then
+     * its payload), at most {@code READS_PER_TURN} (8) reads, instead of returning to the caller after each: RDMA
+     * Writes of 64 KiB into direct memory, each placed from the socket in two 32 KiB FPDUs, streamed to a spinning
+     * receiver, every byte checked.
+     */
+    @Test
+    void aPollReadsOnWhileItsReadsComeBackFull() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
+        int size = 64 * 1024;
+        int writes = 256;
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            byte[] srcBytes = new byte[size];
+            new Random(5).nextBytes(srcBytes);
+            java.nio.ByteBuffer srcMem = java.nio.ByteBuffer.allocateDirect(size).put(srcBytes).clear();
+            MemoryRegion src = p.a.pd.register(srcMem, Access.LOCAL_WRITE);
+            java.nio.ByteBuffer dstMem = java.nio.ByteBuffer.allocateDirect(size);
+            MemoryRegion dst = p.b.pd.register(dstMem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion note = p.b.pd.register(new byte[8], Access.LOCAL_WRITE);
+            p.b.qp.postRecv(RecvWr.of(1, note.sge(0, 8)));
+            Thread pollerThread = Thread.currentThread();
+            int[] readsThisPoll = new int[1];
+            InPlaceProbe.beforeRead(ch -> {
+                if (Thread.currentThread() == pollerThread) {
+                    readsThisPoll[0]++;
+                }
+            });
+            int mostReads = 0;
+            long multiReadPolls = 0;
+            try {
+                Thread sender = new Thread(() -> {
+                    Completion[] batch = Completion.array(64);
+                    int posted = 0;
+                    int done = 0;
+                    while (done < writes + 1) {
+                        if (posted < writes && posted - done < SoftPair.DEPTH / 2) {
+                            p.a.qp.postSend(SendWr.rdmaWrite().id(posted++).local(src.sge(0, size))
+                                    .remote(dst.stag(), 0).signaled());
+                            if (posted == writes) { // the Send after the Writes tells the receiver they are placed
+                                p.a.qp.postSend(SendWr.send().id(posted++).local(src.sge(0, 8)).signaled());
+                            }
+                        } else {
+                            done += drain(p.a, batch);
+                        }
+                    }
+                }, "sender");
+                sender.setDaemon(true);
+                sender.start();
+                Completion[] c = Completion.array(4);
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                int n = 0;
+                while (n == 0 && System.nanoTime() < end) {
+                    readsThisPoll[0] = 0;
+                    n = p.b.cq.poll(c);
+                    mostReads = Math.max(mostReads, readsThisPoll[0]);
+                    multiReadPolls += readsThisPoll[0] > 1 ? 1 : 0;
+                }
+                sender.join(30_000);
+                assertEquals(1, n, "the Send after the Writes did not arrive");
+                assertEquals(CompletionStatus.SUCCESS, c[0].status());
+            } finally {
+                InPlaceProbe.beforeRead(null);
+            }
+            byte[] dstBytes = new byte[size];
+            dstMem.get(0, dstBytes);
+            assertArrayEquals(srcBytes, dstBytes, "the Writes' bytes in place");
+            long placed = p.b.dev.stats().counter("rxDirectBytes");
+            System.out.println("ReceiveInPlaceTest: " + multiReadPolls + " polls read more than once, at most " + mostReads
+                    + " reads in one; " + placed + " bytes placed from the socket");
+            assertEquals(0, p.b.dev.stats().counter("crcErrors"));
+            assertTrue(multiReadPolls > 0, "no poll read on after a full read");
+            assertTrue(mostReads <= 8, "a poll made " + mostReads + " reads: more than a turn's 8");
+        }
+    }
+
     /** {@code n} round trips: A sends, B echoes, both spinning on their CQs. */
     private static void pingPong(SoftPair p, int n, MemoryRegion aBuf, MemoryRegion bBuf, Completion[] c) {
         for (int i = 0; i < n; i++) {

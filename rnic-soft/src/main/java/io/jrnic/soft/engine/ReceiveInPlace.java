@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -65,8 +66,11 @@ final class ReceiveInPlace {
     private volatile boolean loopReadsOff;
     /** A consumer blocks on the socket itself ({@link StreamWait}): the watchdog leaves the reads to it. */
     private volatile boolean waiting;
-    /** On the loop: a watchdog is scheduled. */
-    private boolean watching;
+    /**
+     * On the loop: the watchdog's timer while one runs, else null. One periodic task for a whole take-over, re-queued
+     * by Netty after each turn: no task allocated per turn.
+     */
+    private ScheduledFuture<?> watchdogTimer;
     /** Under the QP's lock: the last {@link #read} took all it asked for. */
     private boolean filled;
     /**
@@ -296,9 +300,8 @@ final class ReceiveInPlace {
             }
             ch.config().setAutoRead(false);
             qp.counters.inc(Counter.RX_POLLER_TAKEOVERS);
-            if (!watching) {
-                watching = true;
-                loop.schedule(watchdog, IDLE_NANOS, TimeUnit.NANOSECONDS);
+            if (watchdogTimer == null) {
+                watchdogTimer = loop.scheduleWithFixedDelay(watchdog, IDLE_NANOS, IDLE_NANOS, TimeUnit.NANOSECONDS);
             }
         });
     }
@@ -311,23 +314,26 @@ final class ReceiveInPlace {
      */
     private void watch() {
         if (!qp.lock.tryLock()) {
-            loop.schedule(watchdog, IDLE_NANOS, TimeUnit.NANOSECONDS);
             return;
         }
         try {
-            watching = false;
             if (!loopReadsOff) {
-                return;
-            }
-            if ((!waiting && System.nanoTime() - lastPoll >= IDLE_NANOS) || !qp.receivesInPlace(this)
+                stopWatching();
+            } else if ((!waiting && System.nanoTime() - lastPoll >= IDLE_NANOS) || !qp.receivesInPlace(this)
                     || gate.ended()) {
                 resume();
-            } else {
-                watching = true;
-                loop.schedule(watchdog, IDLE_NANOS, TimeUnit.NANOSECONDS);
+                stopWatching();
             }
         } finally {
             qp.lock.unlock();
+        }
+    }
+
+    /** On the loop: the take-over ended; the watchdog's timer stops (cancelled from the loop: no task queued). */
+    private void stopWatching() {
+        if (watchdogTimer != null) {
+            watchdogTimer.cancel(false);
+            watchdogTimer = null;
         }
     }
 
