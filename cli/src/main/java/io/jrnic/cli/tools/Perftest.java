@@ -1,11 +1,8 @@
 package io.jrnic.cli.tools;
 
-import io.jrnic.cli.perf.Deadline;
 import io.jrnic.verbs.AcceptOptions;
 import io.jrnic.verbs.Access;
 import io.jrnic.verbs.Completion;
-import io.jrnic.verbs.CompletionOpcode;
-import io.jrnic.verbs.CompletionStatus;
 import io.jrnic.verbs.ConnectOptions;
 import io.jrnic.verbs.ConnectRequest;
 import io.jrnic.verbs.Connection;
@@ -14,7 +11,6 @@ import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.QpInit;
 import io.jrnic.verbs.QueuePair;
 import io.jrnic.verbs.RecvWr;
-import io.jrnic.verbs.SendWr;
 import java.io.PrintWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -46,7 +42,7 @@ public final class Perftest {
     /** perftest's rdma_cm client: 10 connect attempts, 100 ms apart (the server listens only after the barrier). */
     static final int CONNECT_ATTEMPTS = 10;
     static final long CONNECT_RETRY_MS = 100;
-    private static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** The test's verb, with perftest's title. */
     public enum Verb {
@@ -244,7 +240,7 @@ public final class Perftest {
         final MemoryRegion ctrlMr;
         final int psn = ThreadLocalRandom.current().nextInt(1 << 24);
         final int qpn;
-        private final Completion[] wcs = Completion.array(32);
+        final Completion[] wcs = Completion.array(32);
         QueuePair qp;
         static int qpCounter = 3;
 
@@ -325,11 +321,11 @@ public final class Perftest {
             BwReport mine = null;
             if (p.verb == Verb.SEND) {
                 comm.handShake(my);
-                mine = client ? sendClient(rem) : sendServer(rem);
+                mine = client ? PerftestBw.sendClient(this) : PerftestBw.sendServer(this, rem);
                 say(mine.line());
             } else {
                 if (client) {
-                    mine = rdmaClient(rem);
+                    mine = PerftestBw.rdmaClient(this, rem);
                     say(mine.line());
                 }
                 comm.handShake(my);
@@ -342,125 +338,6 @@ public final class Perftest {
             say("---------------------------------------------------------------------------------------");
             comm.handShake(my);
             return mine;
-        }
-
-        private BwReport sendClient(PerftestDest rem) throws Exception {
-            SendWr[] wrs = new SendWr[p.txDepth()];
-            for (int i = 0; i < wrs.length; i++) {
-                wrs[i] = SendWr.send().local(dataMr.sge(0, p.size)).signaled();
-            }
-            Meter m = new Meter(p);
-            Deadline d = Deadline.in(Long.MAX_VALUE).stall(TimeUnit.SECONDS.toNanos(30));
-            int scnt = 0;
-            int ccnt = 0;
-            while (ccnt < p.iters) {
-                while (scnt < p.iters && scnt - ccnt < p.txDepth()
-                        && scnt - (int) LE_INT.getVolatile(credit, 4) < p.rxDepth()) {
-                    qp.postSend(wrs[scnt % wrs.length].id(scnt));
-                    scnt++;
-                }
-                int n = poll(side.sendCq, "send completions", ccnt, p.iters, d);
-                ccnt += n;
-                m.completed(ccnt, n);
-            }
-            return m.report();
-        }
-
-        private BwReport sendServer(PerftestDest rem) throws Exception {
-            Meter m = new Meter(p);
-            Deadline d = Deadline.in(Long.MAX_VALUE).stall(TimeUnit.SECONDS.toNanos(30));
-            int posted = p.rxDepth();
-            int rcnt = 0;
-            int credits = 0;
-            while (rcnt < p.iters) {
-                int n = poll(side.recvCq, "receives", rcnt, p.iters, d);
-                for (int i = 0; i < n; i++) {
-                    Completion c = wcs[i];
-                    if (c.opcode() != CompletionOpcode.RECV || c.byteLength() != p.size) {
-                        throw new IllegalStateException("expected a " + p.size + "-byte Send, got " + c.opcode() + " of "
-                                + c.byteLength() + " bytes");
-                    }
-                    rcnt++;
-                    if (posted < p.iters) {
-                        qp.postRecv(RecvWr.of(posted++, dataMr.sge(0, p.size)));
-                    }
-                    if (rcnt % p.creditCount() == 0 || rcnt == p.iters) {
-                        int slot = 4 * credits++;
-                        LE_INT.setVolatile(ctrl, slot, rcnt);
-                        qp.postSend(SendWr.rdmaWrite().id(credits).local(ctrlMr.sge(slot, 4)).remote(rem.rkey(), rem.vaddr())
-                                .signaled());
-                    }
-                }
-                m.completed(rcnt, n);
-            }
-            side.await(side.sendCq, credits, "credit writes", null);
-            return m.report();
-        }
-
-        private BwReport rdmaClient(PerftestDest rem) throws Exception {
-            int window = p.verb == Verb.READ ? Math.min(p.txDepth(), Math.max(1, Math.min(rem.outReads(), p.outReads())))
-                    : p.txDepth();
-            SendWr[] wrs = new SendWr[window];
-            for (int i = 0; i < wrs.length; i++) {
-                wrs[i] = (p.verb == Verb.READ ? SendWr.rdmaRead() : SendWr.rdmaWrite()).local(dataMr.sge(0, p.size))
-                        .remote(rem.rkey(), rem.vaddr()).signaled();
-            }
-            Meter m = new Meter(p);
-            Deadline d = Deadline.in(Long.MAX_VALUE).stall(TimeUnit.SECONDS.toNanos(30));
-            int scnt = 0;
-            int ccnt = 0;
-            while (ccnt < p.iters) {
-                while (scnt < p.iters && scnt - ccnt < window) {
-                    qp.postSend(wrs[scnt % wrs.length].id(scnt));
-                    scnt++;
-                }
-                int n = poll(side.sendCq, p.verb.title + " completions", ccnt, p.iters, d);
-                ccnt += n;
-                m.completed(ccnt, n);
-            }
-            return m.report();
-        }
-
-        private int poll(io.jrnic.verbs.CompletionQueue cq, String what, int done, int total, Deadline d) throws Exception {
-            while (true) {
-                int n = cq.poll(wcs, 0, Math.min(wcs.length, total - done));
-                if (n > 0) {
-                    d.progress();
-                    for (int i = 0; i < n; i++) {
-                        if (wcs[i].status() != CompletionStatus.SUCCESS) {
-                            throw new IllegalStateException(what + ": completion failed: " + wcs[i].status()
-                                    + (wcs[i].terminate() == null ? "" : " " + wcs[i].terminate()));
-                        }
-                    }
-                    return n;
-                }
-                d.idle(what + " (" + done + " of " + total + ")");
-            }
-        }
-    }
-
-    /** Bandwidth figures as perftest reports them: MB = 2^20 bytes, message rate in Mpps. */
-    private static final class Meter {
-        final Params p;
-        final long start = System.nanoTime();
-        long last = start;
-        double peak;
-
-        Meter(Params p) {
-            this.p = p;
-        }
-
-        void completed(int total, int n) {
-            long now = System.nanoTime();
-            long dt = Math.max(1, now - last);
-            peak = Math.max(peak, (double) n * p.size / (dt / 1e9) / (1 << 20));
-            last = now;
-        }
-
-        BwReport report() {
-            double secs = Math.max(1, last - start) / 1e9;
-            double avg = (double) p.iters * p.size / secs / (1 << 20);
-            return new BwReport(p.size, p.iters, Math.max(peak, avg), avg, p.iters / secs / 1e6);
         }
     }
 }
