@@ -417,11 +417,6 @@ public final class QpEngine {
         });
     }
 
-
-
-
-
-
     // ---------------------------------------------------------------- teardown (StreamTeardown)
 
     /** Consumer disconnect (RFC 5040 section 6.2.1, orderly close): CLOSING, then close once the SQ drained. */
