@@ -166,7 +166,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--qps", paramLabel = "N",
             description = "instead of the table: aggregate RDMA WRITE bandwidth of N QPs (one device per side) against N"
-                    + " TCP streams, alternating --reps times, --run-seconds each (size: the first --size, default 65536)")
+                    + " TCP streams (none with --no-tcp), alternating --reps times, --run-seconds each (size: the first"
+                    + " --size, default 65536)")
     Integer qps;
 
     @Option(names = "--run-seconds", paramLabel = "S", defaultValue = "2", description = "--qps: seconds per run (default 2)")
@@ -252,7 +253,7 @@ public final class PerfCommand implements Callable<Integer> {
             }
             int size = sizes == null || sizes.isEmpty() ? 65536 : sizes.get(0);
             io.jrnic.cli.perf.MultiQpPerf.Report r = io.jrnic.cli.perf.MultiQpPerf.run(provider, cfg.connectOptions(), cfg.memory(), qps,
-                    size, runSeconds, reps, err);
+                    size, runSeconds, reps, !noTcp, err);
             io.jrnic.cli.perf.MultiQpPerf.print(out, r);
             return r.failure() == null ? 0 : EXIT_FAILED;
         }

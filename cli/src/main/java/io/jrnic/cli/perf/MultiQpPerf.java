@@ -40,7 +40,7 @@ public final class MultiQpPerf {
     /** Outstanding Writes per QP. */
     static final int WINDOW = 16;
 
-    /** One row: per-repetition aggregate MB/s of both sides. */
+    /** One row: per-repetition aggregate MB/s of both sides; {@code tcpMbps} null when the TCP baseline was skipped. */
     public record Report(int qps, int size, int seconds, MemoryKind memory, double[] rdmaMbps, double[] tcpMbps,
                          String failure) {
         public double rdmaMedian() {
@@ -55,20 +55,24 @@ public final class MultiQpPerf {
     private MultiQpPerf() {
     }
 
+    /** {@code withTcp} false ({@code --no-tcp}): the RDMA rows alone, warm-up included. */
     public static Report run(String provider, ConnectOptions options, MemoryKind memory, int qps, int size, int seconds,
-                             int reps, PrintWriter progress) throws Exception {
+                             int reps, boolean withTcp, PrintWriter progress) throws Exception {
         double[] rdma = new double[reps];
-        double[] tcp = new double[reps];
+        double[] tcp = withTcp ? new double[reps] : null;
         try (RdmaDevice server = Rdma.open(provider); RdmaDevice client = Rdma.open(provider)) {
             Pairs pairs = Pairs.connect(server, client, options, memory, qps, size);
             // warm-up of each side (not counted), so that neither run pays for the JIT compiling its path: rounds of
             // both until a round's compilation time is small (on 2 busy cores C2 queues up for many seconds)
-            say(progress, "warming up " + qps + " QPs RDMA WRITE and " + qps + " TCP streams " + size + " B");
+            say(progress, "warming up " + qps + " QPs RDMA WRITE" + (withTcp ? " and " + qps + " TCP streams " : " ")
+                    + size + " B");
             JitSettle settle = new JitSettle();
             long round = TimeUnit.MILLISECONDS.toNanos(Math.max(1000, seconds * 500L));
             do {
                 pairs.writeFor(round);
-                tcpFor(qps, size, round);
+                if (withTcp) {
+                    tcpFor(qps, size, round);
+                }
             } while (!settle.settled(2 * round));
             say(progress, settle.describe());
             for (int k = 0; k < reps; k++) {
@@ -78,8 +82,10 @@ public final class MultiQpPerf {
                 if (bad != null) {
                     return new Report(qps, size, seconds, memory, rdma, tcp, bad);
                 }
-                say(progress, "running " + qps + " TCP streams " + size + " B (" + (k + 1) + "/" + reps + ")");
-                tcp[k] = tcpFor(qps, size, TimeUnit.SECONDS.toNanos(seconds));
+                if (withTcp) {
+                    say(progress, "running " + qps + " TCP streams " + size + " B (" + (k + 1) + "/" + reps + ")");
+                    tcp[k] = tcpFor(qps, size, TimeUnit.SECONDS.toNanos(seconds));
+                }
             }
         }
         return new Report(qps, size, seconds, memory, rdma, tcp, null);
@@ -280,13 +286,20 @@ public final class MultiQpPerf {
 
     /** The text the command prints. */
     public static void print(PrintWriter out, Report r) {
+        String tcp = r.tcpMbps() == null ? "" : " vs " + r.qps() + " TCP streams (a sender and a receiver thread each,"
+                + " 64 KiB writes)";
         out.printf("jrnic perf --qps %d: aggregate RDMA WRITE of %d QPs (one client and one server device in this"
-                + " process, window %d each, %s memory) vs %d TCP streams (a sender and a receiver thread each, 64 KiB"
-                + " writes), %d B messages, %d s per run, %d alternating repetitions; medians, min-max%n",
-                r.qps(), r.qps(), WINDOW, r.memory().label(), r.qps(), r.size(), r.seconds(), r.rdmaMbps().length);
+                + " process, window %d each, %s memory)%s, %d B messages, %d s per run, %d %srepetitions;"
+                + " medians, min-max%n",
+                r.qps(), r.qps(), WINDOW, r.memory().label(), tcp, r.size(), r.seconds(), r.rdmaMbps().length,
+                r.tcpMbps() == null ? "" : "alternating ");
         out.printf("RDMA WRITE  %,10.0f MB/s  (%s)%n", r.rdmaMedian(), range(r.rdmaMbps()));
-        out.printf("TCP         %,10.0f MB/s  (%s)%n", r.tcpMedian(), range(r.tcpMbps()));
-        out.printf("ratio       %10.2f%n", r.rdmaMedian() / r.tcpMedian());
+        if (r.tcpMbps() == null) {
+            out.println("TCP         skipped (--no-tcp)");
+        } else {
+            out.printf("TCP         %,10.0f MB/s  (%s)%n", r.tcpMedian(), range(r.tcpMbps()));
+            out.printf("ratio       %10.2f%n", r.rdmaMedian() / r.tcpMedian());
+        }
         if (r.failure() != null) {
             out.println("FAILED: " + r.failure());
         }

@@ -1,11 +1,13 @@
 package io.jrnic.cli.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.verbs.ConnectOptions;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -17,9 +19,23 @@ class MultiQpPerfTest {
     @ParameterizedTest
     @EnumSource(MemoryKind.class)
     void twoQpsWriteAndVerifyInEitherMemory(MemoryKind memory) throws Exception {
-        MultiQpPerf.Report r = MultiQpPerf.run("soft", ConnectOptions.defaults(), memory, 2, 5000, 1, 1, null);
+        MultiQpPerf.Report r = MultiQpPerf.run("soft", ConnectOptions.defaults(), memory, 2, 5000, 1, 1, true, null);
         assertNull(r.failure());
         assertEquals(memory, r.memory());
         assertTrue(r.rdmaMedian() > 0 && r.tcpMedian() > 0);
+    }
+
+    /** {@code --qps N --no-tcp}: the RDMA rows alone; the text says the baseline was skipped and gives no ratio. */
+    @Test
+    void withoutTheTcpBaselineOnlyRdmaRunsAndTheTextSaysSo() throws Exception {
+        MultiQpPerf.Report r = MultiQpPerf.run("soft", ConnectOptions.defaults(), MemoryKind.DIRECT, 2, 5000, 1, 1,
+                false, null);
+        assertNull(r.failure());
+        assertNull(r.tcpMbps());
+        assertTrue(r.rdmaMedian() > 0);
+        java.io.StringWriter text = new java.io.StringWriter();
+        MultiQpPerf.print(new java.io.PrintWriter(text), r);
+        assertTrue(text.toString().contains("TCP         skipped (--no-tcp)"), text.toString());
+        assertFalse(text.toString().contains("ratio"), text.toString());
     }
 }
