@@ -268,7 +268,7 @@ class ReceiveInPlaceTest {
      * A poll's turn reads on while its reads come back full (a placed payload's rest, then the next FPDU's head, then
      * its payload), at most {@code READS_PER_TURN} (8) reads, instead of returning to the caller after each: RDMA
      * Writes of 64 KiB into direct memory, each placed from the socket in two 32 KiB FPDUs, streamed to a spinning
-     * receiver, every byte checked.
+     * receiver whose event loop is held busy, every byte checked.
      */
     @Test
     void aPollReadsOnWhileItsReadsComeBackFull() throws Exception {
@@ -284,7 +284,6 @@ class ReceiveInPlaceTest {
             java.nio.ByteBuffer dstMem = java.nio.ByteBuffer.allocateDirect(size);
             MemoryRegion dst = p.b.pd.register(dstMem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             MemoryRegion note = p.b.pd.register(new byte[8], Access.LOCAL_WRITE);
-            p.b.qp.postRecv(RecvWr.of(1, note.sge(0, 8)));
             Thread pollerThread = Thread.currentThread();
             int[] readsThisPoll = new int[1];
             InPlaceProbe.beforeRead(ch -> {
@@ -294,37 +293,59 @@ class ReceiveInPlaceTest {
             });
             int mostReads = 0;
             long multiReadPolls = 0;
+            io.netty.channel.EventLoop loop = SoftPair.engineOf(p.b.qp).channel().eventLoop();
+            Completion[] c = Completion.array(4);
             try {
-                Thread sender = new Thread(() -> {
-                    Completion[] batch = Completion.array(64);
-                    int posted = 0;
-                    int done = 0;
-                    while (done < writes + 1) {
-                        if (posted < writes && posted - done < SoftPair.DEPTH / 2) {
-                            p.a.qp.postSend(SendWr.rdmaWrite().id(posted++).local(src.sge(0, size))
-                                    .remote(dst.stag(), 0).signaled());
-                            if (posted == writes) { // the Send after the Writes tells the receiver they are placed
-                                p.a.qp.postSend(SendWr.send().id(posted++).local(src.sge(0, 8)).signaled());
-                            }
-                        } else {
-                            done += drain(p.a, batch);
+                // how the reads fall depends on timing: up to 5 rounds of 256 Writes until a poll read on
+                for (int round = 0; round < 5 && multiReadPolls == 0; round++) {
+                    p.b.qp.postRecv(RecvWr.of(round, note.sge(0, 8)));
+                    // B's event loop held in a task meanwhile: the stream's reads are all this thread's polls (a free
+                    // loop, woken by every arrival, may take them first, and did in a CI run)
+                    java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+                    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+                    loop.execute(() -> {
+                        held.countDown();
+                        try {
+                            release.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
                         }
+                    });
+                    assertTrue(held.await(10, TimeUnit.SECONDS));
+                    Thread sender = new Thread(() -> {
+                        Completion[] batch = Completion.array(64);
+                        int posted = 0;
+                        int done = 0;
+                        while (done < writes + 1) {
+                            if (posted < writes && posted - done < SoftPair.DEPTH / 2) {
+                                p.a.qp.postSend(SendWr.rdmaWrite().id(posted++).local(src.sge(0, size))
+                                        .remote(dst.stag(), 0).signaled());
+                                if (posted == writes) { // the Send after the Writes: they are placed
+                                    p.a.qp.postSend(SendWr.send().id(posted++).local(src.sge(0, 8)).signaled());
+                                }
+                            } else {
+                                done += drain(p.a, batch);
+                            }
+                        }
+                    }, "sender");
+                    sender.setDaemon(true);
+                    try {
+                        sender.start();
+                        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                        int n = 0;
+                        while (n == 0 && System.nanoTime() < end) {
+                            readsThisPoll[0] = 0;
+                            n = p.b.cq.poll(c);
+                            mostReads = Math.max(mostReads, readsThisPoll[0]);
+                            multiReadPolls += readsThisPoll[0] > 1 ? 1 : 0;
+                        }
+                        assertEquals(1, n, "the Send after the Writes did not arrive");
+                        assertEquals(CompletionStatus.SUCCESS, c[0].status());
+                    } finally {
+                        release.countDown();
                     }
-                }, "sender");
-                sender.setDaemon(true);
-                sender.start();
-                Completion[] c = Completion.array(4);
-                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                int n = 0;
-                while (n == 0 && System.nanoTime() < end) {
-                    readsThisPoll[0] = 0;
-                    n = p.b.cq.poll(c);
-                    mostReads = Math.max(mostReads, readsThisPoll[0]);
-                    multiReadPolls += readsThisPoll[0] > 1 ? 1 : 0;
+                    sender.join(30_000);
                 }
-                sender.join(30_000);
-                assertEquals(1, n, "the Send after the Writes did not arrive");
-                assertEquals(CompletionStatus.SUCCESS, c[0].status());
             } finally {
                 InPlaceProbe.beforeRead(null);
             }
@@ -332,8 +353,8 @@ class ReceiveInPlaceTest {
             dstMem.get(0, dstBytes);
             assertArrayEquals(srcBytes, dstBytes, "the Writes' bytes in place");
             long placed = p.b.dev.stats().counter("rxDirectBytes");
-            System.out.println("ReceiveInPlaceTest: " + multiReadPolls + " polls read more than once, at most " + mostReads
-                    + " reads in one; " + placed + " bytes placed from the socket");
+            System.out.println("ReceiveInPlaceTest: " + multiReadPolls + " polls read more than once, at most "
+                    + mostReads + " reads in one; " + placed + " bytes placed from the socket");
             assertEquals(0, p.b.dev.stats().counter("crcErrors"));
             assertTrue(multiReadPolls > 0, "no poll read on after a full read");
             assertTrue(mostReads <= 8, "a poll made " + mostReads + " reads: more than a turn's 8");
