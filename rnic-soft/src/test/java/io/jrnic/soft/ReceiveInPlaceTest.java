@@ -301,17 +301,7 @@ class ReceiveInPlaceTest {
                     p.b.qp.postRecv(RecvWr.of(round, note.sge(0, 8)));
                     // B's event loop held in a task meanwhile: the stream's reads are all this thread's polls (a free
                     // loop, woken by every arrival, may take them first, and did in a CI run)
-                    java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-                    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-                    loop.execute(() -> {
-                        held.countDown();
-                        try {
-                            release.await(30, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
-                    assertTrue(held.await(10, TimeUnit.SECONDS));
+                    java.util.concurrent.CountDownLatch release = SoftPair.holdLoop(loop);
                     Thread sender = new Thread(() -> {
                         Completion[] batch = Completion.array(64);
                         int posted = 0;
