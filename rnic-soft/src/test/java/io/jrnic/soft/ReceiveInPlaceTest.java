@@ -239,19 +239,30 @@ class ReceiveInPlaceTest {
             io.netty.channel.Channel stream = SoftPair.engineOf(p.a.qp).channel();
             long loopThread = stream.eventLoop().submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
             Completion[] c = Completion.array(4);
-            // spinning ping-pongs until A's poller takes the reads (as in the test above: up to 10 rounds)
-            for (int round = 0; round < 10 && stream.config().isAutoRead(); round++) {
-                pingPong(p, 200, aBuf, bBuf, c);
-            }
-            // this thread goes on polling A's empty CQ, a receive posted (a poll reads in place only for a QP that
-            // awaits something): the take-over lasts, and the watchdog turns every millisecond
+            // one receive more than the ping-pongs fill stays posted on A (a poll reads in place only for a QP that
+            // awaits something; receives fill in order, and each ping-pong posts one and fills one)
             p.a.qp.postRecv(RecvWr.of(9999, aBuf.sge(0, SIZE)));
-            spinPolls(p.a, c, 50); // the last messages' work on the loop done
-            Assumptions.assumeFalse(stream.config().isAutoRead(), "the poller never took the reads (a loaded machine)");
-            long before = threads.getThreadAllocatedBytes(loopThread);
-            spinPolls(p.a, c, 300);
-            long allocated = threads.getThreadAllocatedBytes(loopThread) - before;
-            assertTrue(!stream.config().isAutoRead(), "the take-over ended while measured");
+            // a window counts only if the take-over lasted through it: a poller descheduled for over 1 ms (a loaded
+            // machine) rightly hands the reads back, and the loop's work then is not the watchdog's
+            long allocated = -1;
+            for (int attempt = 0; attempt < 5 && allocated < 0; attempt++) {
+                // spinning ping-pongs until A's poller takes the reads (as in the test above: up to 10 rounds)
+                for (int round = 0; round < 10 && stream.config().isAutoRead(); round++) {
+                    pingPong(p, 200, aBuf, bBuf, c);
+                }
+                // this thread goes on polling A's empty CQ: the take-over lasts, the watchdog turns every millisecond
+                spinPolls(p.a, c, 50); // the last messages' work on the loop done
+                if (stream.config().isAutoRead()) {
+                    continue;
+                }
+                long before = threads.getThreadAllocatedBytes(loopThread);
+                spinPolls(p.a, c, 300);
+                long after = threads.getThreadAllocatedBytes(loopThread);
+                if (!stream.config().isAutoRead()) {
+                    allocated = after - before;
+                }
+            }
+            Assumptions.assumeTrue(allocated >= 0, "no take-over lasted through a 300 ms window (a loaded machine)");
             assertTrue(allocated < 2048, "the loop allocated " + allocated + " B in 300 ms of watchdog turns");
         }
     }
