@@ -170,6 +170,15 @@ public final class VtBlockingProbe {
         ResourceLeakTracker<Object> leak = new ResourceLeakDetector<Object>(Object.class).trackForcibly(probe);
         leak.record();
         leak.close(probe);
+        // and the wrappers a sampled buffer gets (AbstractByteBufAllocator.toLeakAwareBuffer: a second CI pin, 1.2 ms)
+        for (String c : new String[] {"io.netty.buffer.SimpleLeakAwareByteBuf",
+                "io.netty.buffer.SimpleLeakAwareCompositeByteBuf", "io.netty.buffer.AdvancedLeakAwareByteBuf"}) {
+            try {
+                Class.forName(c, true, VtBlockingProbe.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /** Runs a pair's requester in this class's static initializer (mode {@code pin}): a virtual thread blocked here is pinned. */
