@@ -105,14 +105,13 @@ public final class ConformSiwCase implements SiwCase {
         if (role == Role.INITIATOR) {
             jr = guest.runHost(cmd, Duration.ofMinutes(20));
         } else {
-            // jrnic listens first; then the guest starts one rping client after another (each killed after 8 s:
-            // siw's rping -c can hang after a connection the server broke on purpose)
+            // jrnic listens first; then the guest starts one rping client after another (each killed once its
+            // connection is over, or after 8 s: siw's rping -c can hang after a connection the server broke on purpose)
             Path log = dir.resolve("jrnic.log");
             Process p = guest.startHost(cmd, log);
             CaseSupport.awaitHostListening(guest, p, PORT);
             guest.exec("rm -f /tmp/bg/rping-restarts", Duration.ofSeconds(10));
-            guest.startBackground(tag, "while :; do timeout -s KILL 8 rping -c -a " + guest.hostAddress() + " -p " + PORT
-                    + " -C 1 >/dev/null 2>&1; sleep 0.3; done");
+            guest.startBackground(tag, RpingClientLoop.script(guest.hostAddress(), PORT, 8));
             jr = CaseSupport.finish(p, cmd, log, 20 * 60, t0);
         }
         Files.writeString(dir.resolve("conform.txt"), jr.output());
