@@ -55,6 +55,8 @@ public final class InteropCommand implements Callable<Integer> {
             description = "run jrnic's side only, against a real siw host HOST where you started the siw side "
                     + "(see --list --peer, interop/README.md)") String peer;
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "siw-interop-out", description = "artifacts directory") String out;
+    @Option(names = "--lanes", paramLabel = "N", defaultValue = "1",
+            description = "guests at once, each running the next case (default 1; the test suite runs 2)") int lanes;
     @Parameters(paramLabel = "CASE", description = "cases to run (default: all)") List<String> cases = new ArrayList<>();
 
     @Override
@@ -75,6 +77,8 @@ public final class InteropCommand implements Callable<Integer> {
             args.add("run");
             args.add("--out");
             args.add(out);
+            args.add("--lanes");
+            args.add(Integer.toString(lanes));
             if (peer != null) {
                 args.add("--peer");
                 args.add(peer);

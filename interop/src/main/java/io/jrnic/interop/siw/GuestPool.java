@@ -5,7 +5,7 @@ import java.io.PrintStream;
 
 /**
  * One guest at a time, reused while the next case wants the same {@link GuestConfig} and the guest
- * is alive; otherwise closed and booted anew (one QEMU at a time on this machine).
+ * is alive; otherwise closed and booted anew. One pool is one QEMU at a time; {@link MatrixLanes} runs a pool per lane.
  */
 public final class GuestPool implements AutoCloseable {
     private final SiwImage image;

@@ -16,7 +16,7 @@ import java.util.Optional;
  * <pre>
  *   build [--force]                 build the guest image (no-op when cached), print its directory
  *   list [--peer HOST]              list the matrix cases (with --peer: the siw-side command of each)
- *   run [--out DIR] [CASE...]       boot and run cases (default: all); 0 all pass, 1 a failure, 2 unavailable
+ *   run [--out DIR] [--lanes N] [CASE...]       boot and run cases (default: all); 0 all pass, 1 a failure, 2 unavailable
  *   run --peer HOST [CASE...]       jrnic's side only, against a real siw host where the user started the siw side
  *   exec [--params K=V,...] CMD     boot a guest, run CMD in it, print its output, exit with its status
  * </pre>
@@ -53,7 +53,7 @@ public final class SiwInterop {
     }
 
     private static int usage(PrintStream s, int rc) {
-        s.println("usage: SiwInterop build [--force] | list | run [--out DIR] [CASE...] | exec [--params K=V,...] CMD");
+        s.println("usage: SiwInterop build [--force] | list | run [--out DIR] [--lanes N] [CASE...] | exec [--params K=V,...] CMD");
         return rc;
     }
 
@@ -107,9 +107,12 @@ public final class SiwInterop {
         Path outDir = Paths.get("siw-interop-out");
         List<String> names = new ArrayList<>();
         String peer = null;
+        int lanes = 1;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--out") && i + 1 < args.size()) {
                 outDir = Paths.get(args.get(++i));
+            } else if (args.get(i).equals("--lanes") && i + 1 < args.size()) {
+                lanes = Integer.parseInt(args.get(++i));
             } else if (args.get(i).equals("--peer") && i + 1 < args.size()) {
                 peer = args.get(++i);
             } else {
@@ -134,7 +137,7 @@ public final class SiwInterop {
             err.println("unknown case in " + names + "; see `list`");
             return 64;
         }
-        List<CaseResult> results = SiwMatrix.run(SiwImage.find().orElseThrow(), cases, outDir, out);
+        List<CaseResult> results = SiwMatrix.run(SiwImage.find().orElseThrow(), cases, lanes, outDir, out);
         table(results, out);
         long passed = results.stream().filter(CaseResult::passed).count();
         out.printf("%d passed, %d failed (artifacts in %s)%n", passed, results.size() - passed, outDir.toAbsolutePath());

@@ -13,7 +13,7 @@ import java.util.List;
  * Runs {@link SiwCase}s one after another on as few guest boots as possible: a guest is reused
  * while the next case wants the same {@link GuestConfig} and the guest is alive; a dead or hung
  * guest fails its case (console saved next to the case's artifacts) and is booted anew for the
- * next one. One QEMU at a time.
+ * next one. {@link #run} with lanes runs several guests at once ({@link MatrixLanes}).
  */
 public final class SiwMatrix {
     private SiwMatrix() {
@@ -209,27 +209,23 @@ public final class SiwMatrix {
         return all;
     }
 
-    /** Runs {@code cases}, printing one line per boot and per result to {@code log}. */
+    /** Runs {@code cases} one after another, printing one line per boot and per result to {@code log}. */
     public static List<CaseResult> run(SiwImage image, List<SiwCase> cases, Path outDir, PrintStream log)
             throws IOException {
-        Files.createDirectories(outDir);
-        List<CaseResult> results = new ArrayList<>();
-        try (GuestPool pool = new GuestPool(image, log)) {
-            for (SiwCase c : cases) {
-                long t0 = System.nanoTime();
-                try {
-                    results.add(runOne(pool.guestFor(c), c, outDir));
-                } catch (GuestFailureException | IOException e) {
-                    if (pool.current() != null) {
-                        saveConsole(pool.current(), outDir.resolve(c.name() + "-console.txt"));
-                    }
-                    results.add(new CaseResult(c.name(), CaseResult.Outcome.FAIL, e.getMessage(),
-                            Duration.ofNanos(System.nanoTime() - t0), List.of()));
-                }
-                log.println(results.get(results.size() - 1));
-            }
+        return run(image, cases, 1, outDir, log);
+    }
+
+    /** Runs {@code cases} on {@code lanes} guests at once ({@link MatrixLanes}); results in the order of the cases. */
+    public static List<CaseResult> run(SiwImage image, List<SiwCase> cases, int lanes, Path outDir, PrintStream log)
+            throws IOException {
+        try (MatrixLanes m = MatrixLanes.start(image, cases, lanes, outDir, log)) {
+            return m.awaitAll(Duration.ofHours(12));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IOException("the cases did not end within 12 h", e);
         }
-        return results;
     }
 
     /** Runs one case on a booted guest with a capture on the case's interface, saving the capture if the case did not. */
