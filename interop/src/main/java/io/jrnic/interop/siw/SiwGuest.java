@@ -1,7 +1,6 @@
 package io.jrnic.interop.siw;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -27,13 +26,12 @@ public final class SiwGuest implements AutoCloseable {
     public static final String READY = "siw ready";
     /** Extra time the host gives the guest beyond a command's own timeout before calling it hung. */
     public static final Duration GRACE = Duration.ofSeconds(20);
-    private static final String[] DEATH_MARKERS = {"Kernel panic - not syncing", "end Kernel panic"};
     private static final AtomicInteger SEQ = new AtomicInteger();
 
     private final GuestConfig config;
     private final NetNamespace ns;
     private final Path workDir;
-    private final Path console;
+    private final GuestConsole console;
     private final SiwImage image;
     private Process qemu;
     private final List<Process> hostProcesses = new ArrayList<>();
@@ -49,7 +47,7 @@ public final class SiwGuest implements AutoCloseable {
         this.config = config;
         this.ns = ns;
         this.workDir = workDir;
-        this.console = workDir.resolve("console.log");
+        this.console = new GuestConsole(workDir.resolve("console.log"));
         this.qemu = qemu;
         this.shutdownHook = new Thread(this::closeQuietly, "jrnic-siw-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -132,7 +130,7 @@ public final class SiwGuest implements AutoCloseable {
 
     /** The serial console's log file (the kernel's messages, an oops among them); {@link #reboot} truncates it. */
     public Path consoleLog() {
-        return console;
+        return console.file();
     }
 
     private void awaitReady(long t0) throws IOException {
@@ -171,13 +169,11 @@ public final class SiwGuest implements AutoCloseable {
             throw new GuestFailureException(kind == GuestFailureException.Kind.BOOT ? kind
                     : GuestFailureException.Kind.DEAD, failure, failureConsole());
         }
-        String text = consoleText();
-        for (String m : DEATH_MARKERS) {
-            if (text.contains(m)) {
-                failure = "guest kernel: " + m;
-                throw new GuestFailureException(kind == GuestFailureException.Kind.BOOT ? kind
-                        : GuestFailureException.Kind.DEAD, failure, failureConsole());
-            }
+        String m = console.deathMarker();
+        if (m != null) {
+            failure = "guest kernel: " + m;
+            throw new GuestFailureException(kind == GuestFailureException.Kind.BOOT ? kind
+                    : GuestFailureException.Kind.DEAD, failure, failureConsole());
         }
     }
 
@@ -211,16 +207,7 @@ public final class SiwGuest implements AutoCloseable {
 
     /** True while QEMU runs, the kernel has not panicked and no command went unanswered. */
     public boolean alive() {
-        if (closed || failure != null || !qemu.isAlive()) {
-            return false;
-        }
-        String text = consoleText();
-        for (String m : DEATH_MARKERS) {
-            if (text.contains(m)) {
-                return false;
-            }
-        }
-        return true;
+        return !closed && failure == null && qemu.isAlive() && console.deathMarker() == null;
     }
 
     // ---- background commands in the guest ----------------------------------------------
@@ -362,40 +349,17 @@ public final class SiwGuest implements AutoCloseable {
 
     /** The whole console log (serial port) so far. */
     public String consoleText() {
-        try {
-            return Files.readString(console, StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            return "";
-        }
+        return console.text();
     }
 
-    /**
-     * The console for a failure report: from a few lines before the kernel's panic line to the end
-     * (a panic's stack dump is longer than any fixed tail), else the last 40 lines.
-     */
+    /** The console for a failure report ({@link GuestConsole#failureExcerpt}). */
     String failureConsole() {
-        String text = consoleText();
-        int at = text.indexOf(DEATH_MARKERS[0]);
-        if (at < 0) {
-            return consoleTail(40);
-        }
-        int start = at;
-        for (int i = 0; i < 4 && start > 0; i++) {
-            start = text.lastIndexOf('\n', start - 1);
-        }
-        String from = text.substring(Math.max(0, start));
-        String[] lines = from.split("\r?\n");
-        return lines.length <= 120 ? from : String.join("\n", java.util.Arrays.copyOf(lines, 120)) + "\n[...]\n";
+        return console.failureExcerpt();
     }
 
     /** The last {@code lines} lines of the console. */
     public String consoleTail(int lines) {
-        String[] all = consoleText().split("\r?\n");
-        StringBuilder b = new StringBuilder();
-        for (int i = Math.max(0, all.length - lines); i < all.length; i++) {
-            b.append(all[i]).append('\n');
-        }
-        return b.toString();
+        return console.tail(lines);
     }
 
     /** Kills QEMU and host processes started here, deletes the namespace and the work directory. */
