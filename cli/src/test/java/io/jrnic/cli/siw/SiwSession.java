@@ -13,7 +13,8 @@ import java.util.Optional;
 
 /**
  * The cli module's siw tests share one guest pool per JVM (one QEMU at a time; the guests close with
- * the JVM through SiwGuest's shutdown hook). The jrnic side runs as a child JVM with this JVM's class
+ * the JVM through SiwGuest's shutdown hook), except the matrix, which closes it and boots its own lanes
+ * ({@code MatrixLanes}). The jrnic side runs as a child JVM with this JVM's class
  * path and main class io.jrnic.cli.Jrnic ({@link JrnicLauncher}): no shaded jar is needed, so the
  * suite runs in a plain {@code ./mvnw test}.
  */

@@ -104,10 +104,10 @@ public final class MatrixLanes implements AutoCloseable {
                 f.completeExceptionally(e);
             }
         }
-        pool.close();
+        pool.close(); // this lane's QEMU goes now, not when the last lane ends
     }
 
-    /** One case on the lane's guest: a case that throws is a FAIL; the console is saved next to a failure. */
+    /** One case on the lane's guest: a case that throws is a FAIL; the console is saved next to any failure. */
     private CaseResult runOne(GuestPool pool, SiwCase c) {
         long t0 = System.nanoTime();
         try {
@@ -117,7 +117,7 @@ public final class MatrixLanes implements AutoCloseable {
                 SiwMatrix.saveConsole(guest, outDir.resolve(c.name() + "-console.txt"));
             }
             return r;
-        } catch (GuestFailureException | IOException e) {
+        } catch (RuntimeException | IOException e) { // GuestFailureException among them
             if (pool.current() != null) {
                 SiwMatrix.saveConsole(pool.current(), outDir.resolve(c.name() + "-console.txt"));
             }

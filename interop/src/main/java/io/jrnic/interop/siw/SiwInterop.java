@@ -14,11 +14,12 @@ import java.util.Optional;
  * Command-line entry of the siw harness (for {@code jrnic interop}): {@code run(args, out, err)}
  * returns the exit status; {@link #main} exits with it.
  * <pre>
- *   build [--force]                 build the guest image (no-op when cached), print its directory
- *   list [--peer HOST]              list the matrix cases (with --peer: the siw-side command of each)
- *   run [--out DIR] [--lanes N] [CASE...]       boot and run cases (default: all); 0 all pass, 1 a failure, 2 unavailable
- *   run --peer HOST [CASE...]       jrnic's side only, against a real siw host where the user started the siw side
- *   exec [--params K=V,...] CMD     boot a guest, run CMD in it, print its output, exit with its status
+ *   build [--force]                        build the guest image (no-op when cached), print its directory
+ *   list [--peer HOST]                     list the matrix cases (with --peer: the siw-side command of each)
+ *   run [--out DIR] [--lanes N] [CASE...]  boot and run cases (default: all) on N guests at once (default 1);
+ *                                          0 all pass, 1 a failure, 2 unavailable
+ *   run --peer HOST [CASE...]              jrnic's side only, against a real siw host where the user started the siw side
+ *   exec [--params K=V,...] CMD            boot a guest, run CMD in it, print its output, exit with its status
  * </pre>
  */
 public final class SiwInterop {
@@ -112,7 +113,12 @@ public final class SiwInterop {
             if (args.get(i).equals("--out") && i + 1 < args.size()) {
                 outDir = Paths.get(args.get(++i));
             } else if (args.get(i).equals("--lanes") && i + 1 < args.size()) {
-                lanes = Integer.parseInt(args.get(++i));
+                String n = args.get(++i);
+                lanes = n.matches("[1-9][0-9]{0,2}") ? Integer.parseInt(n) : 0;
+                if (lanes < 1) {
+                    err.println("--lanes: a number of guests from 1 to 999, not " + n);
+                    return 64;
+                }
             } else if (args.get(i).equals("--peer") && i + 1 < args.size()) {
                 peer = args.get(++i);
             } else {

@@ -8,33 +8,26 @@ import org.junit.jupiter.api.Test;
 
 /** The order the lanes take the cases in (running them needs a guest: the siw suite's JrnicSiwMatrixTest). */
 class MatrixLanesTest {
+    /** A case that only has a name and a fresh-guest wish (the record's accessors are the interface's). */
+    private record Named(String name, boolean freshGuest) implements SiwCase {
+        @Override
+        public String proves() {
+            return name;
+        }
+
+        @Override
+        public GuestConfig config() {
+            return GuestConfig.defaults();
+        }
+
+        @Override
+        public CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
     private static SiwCase c(String name, boolean fresh) {
-        return new SiwCase() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String proves() {
-                return name;
-            }
-
-            @Override
-            public GuestConfig config() {
-                return GuestConfig.defaults();
-            }
-
-            @Override
-            public CaseResult run(SiwGuest guest, GuestCapture capture, Path outDir) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public boolean freshGuest() {
-                return fresh;
-            }
-        };
+        return new Named(name, fresh);
     }
 
     private static List<String> names(List<SiwCase> cases) {
