@@ -17,11 +17,13 @@ import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
 import io.netty.channel.epoll.Epoll;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.net.InetSocketAddress;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -110,19 +112,26 @@ class TransmitInPlaceTest {
      * A peer that stops reading for a while (the proxy stalls for 3 s after 256 KiB, while A's loop is held so that the poster alone writes): posts written in place
      * fill the socket, the rest of the last one is handed to the event loop, later posts queue behind it; after the
      * stall every Write completes, the bytes land where they belong, and no FPDU was torn or reordered (that would
-     * be a CRC error and a Terminate).
+     * be a CRC error and a Terminate). Each source chunk is overwritten as soon as its Write completes: a Write that
+     * completed before its payload left (in the socket, or copied into the hand-over) would put those octets on
+     * the wire instead. With direct memory the posting thread's writes gather the payloads from the registered
+     * memory ({@code txInPlaceGatheredBytes}); with heap memory they are copied into its batches.
      */
-    @Test
-    void aFullSocketHandsTheRestToTheEventLoopAndTheStreamStaysInOrder() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"heap", "direct"})
+    void aFullSocketHandsTheRestToTheEventLoopAndTheStreamStaysInOrder(String kind) throws Exception {
         Assumptions.assumeTrue(Epoll.isAvailable(), "transmit in place needs the epoll transport");
         int chunk = 4096;
         int chunks = 256;
         int rounds = 24; // 24 MiB in all: more than the loopback socket buffers hold
         try (SoftPair.Side a = new SoftPair.Side("A"); SoftPair.Side b = new SoftPair.Side("B")) {
-            byte[] srcBytes = new byte[chunk * chunks];
-            new Random(7).nextBytes(srcBytes);
-            MemoryRegion src = a.pd.register(srcBytes, Access.LOCAL_WRITE);
-            byte[] dstBytes = new byte[chunk * chunks];
+            ByteBuffer srcBuf = kind.equals("direct") ? ByteBuffer.allocateDirect(chunk * chunks)
+                    : ByteBuffer.allocate(chunk * chunks);
+            MemoryRegion src = kind.equals("direct") ? a.pd.register(srcBuf, Access.LOCAL_WRITE)
+                    : a.pd.register(srcBuf.array(), Access.LOCAL_WRITE);
+            // every Write lands in its own place, so that any octet sent after its Write completed shows
+            byte[] expected = new byte[rounds * chunks * chunk];
+            byte[] dstBytes = new byte[rounds * chunks * chunk];
             MemoryRegion dst = b.pd.register(dstBytes, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             MemoryRegion fin = b.pd.register(new byte[16], Access.LOCAL_WRITE);
             b.qp.postRecv(RecvWr.of(-1, fin.sge(0, 16)));
@@ -144,10 +153,11 @@ class TransmitInPlaceTest {
                             || a.dev.stats().counter("txInPlaceHandovers") > 0)) {
                         release.countDown();
                     }
-                    if (posted - done < SoftPair.DEPTH - 1) {
+                    if (posted - done < chunks - 1) { // a chunk is posted again only once its last Write completed
                         int k = posted % chunks;
+                        fill(srcBuf, k * chunk, chunk, posted);
                         a.qp.postSend(SendWr.rdmaWrite().id(posted).local(src.sge(k * chunk, chunk))
-                                .remote(dst.stag(), (long) k * chunk).signaled());
+                                .remote(dst.stag(), (long) posted * chunk).signaled());
                         posted++;
                     } else {
                         Thread.sleep(1);
@@ -155,26 +165,54 @@ class TransmitInPlaceTest {
                     int n = a.cq.poll(batch, 0, 64);
                     for (int i = 0; i < n; i++) {
                         assertEquals(CompletionStatus.SUCCESS, batch[i].status(), "write " + batch[i].id());
+                        done += poison(srcBuf, batch[i], chunk, chunks, expected);
                     }
-                    done += n;
                 }
                 release.countDown();
                 for (Completion c : a.await(posted - done)) {
                     assertEquals(CompletionStatus.SUCCESS, c.status(), "write " + c.id());
+                    poison(srcBuf, c, chunk, chunks, expected);
                 }
                 a.qp.postSend(SendWr.send().id(-1).local(src.sge(0, 16)).signaled()); // after the Writes (RFC 5040 5.5)
                 assertEquals(CompletionStatus.SUCCESS, a.awaitOne().status());
                 assertEquals(CompletionStatus.SUCCESS, b.awaitOne().status());
-                assertArrayEquals(srcBytes, dstBytes, "the last round of Writes, every byte in place");
+                assertArrayEquals(expected, dstBytes, "every Write's bytes as they were when it was posted");
                 long inPlace = a.dev.stats().counter("txInPlace");
                 long handovers = a.dev.stats().counter("txInPlaceHandovers");
-                System.out.println("TransmitInPlaceTest: " + inPlace + " in-place writes, " + handovers
-                        + " handed over, stalls " + a.dev.stats().counter("backpressureStalls"));
+                long gathered = a.dev.stats().counter("txInPlaceGatheredBytes");
+                System.out.println("TransmitInPlaceTest (" + kind + "): " + inPlace + " in-place writes, " + handovers
+                        + " handed over, " + gathered + " payload octets gathered, stalls "
+                        + a.dev.stats().counter("backpressureStalls"));
                 assertTrue(inPlace > 0, "no post was written in place");
                 assertTrue(handovers > 0, "the stalled socket never refused an in-place write");
+                if (kind.equals("direct")) {
+                    assertTrue(gathered > 0, "no payload was written from the registered memory in place");
+                } else {
+                    assertEquals(0, gathered, "heap payloads are copied");
+                }
                 assertEquals(0, b.dev.stats().counter("crcErrors"));
                 assertEquals(0, b.dev.stats().counter("terminatesSent"));
             }
         }
+    }
+
+    /** Chunk {@code k}'s octets for post {@code post}: every long names the post and its place. */
+    private static void fill(ByteBuffer b, int at, int len, long post) {
+        for (int i = 0; i < len; i += 8) {
+            b.putLong(at + i, post << 32 | (at + i));
+        }
+    }
+
+    /**
+     * Write {@code c} completed: its chunk's octets are what the peer must hold at the Write's place; the chunk is
+     * then overwritten at once (0xEE), as a consumer may. Returns 1 (one completion).
+     */
+    private static int poison(ByteBuffer b, Completion c, int chunk, int chunks, byte[] expected) {
+        int at = (int) (c.id() % chunks) * chunk;
+        b.get(at, expected, (int) c.id() * chunk, chunk);
+        for (int i = 0; i < chunk; i++) {
+            b.put(at + i, (byte) 0xEE);
+        }
+        return 1;
     }
 }

@@ -31,6 +31,8 @@ public enum Counter {
     TX_IN_PLACE("txInPlace"),
     /** In-place writes the socket did not take whole: the rest went to the event loop. */
     TX_IN_PLACE_HANDOVERS("txInPlaceHandovers"),
+    /** Payload octets those writes took from registered memory where it lies (gathered, not copied into a batch). */
+    TX_IN_PLACE_GATHERED_BYTES("txInPlaceGatheredBytes"),
     /** Socket reads a thread polling the CQ did itself (receive in place, no event-loop wake-up). */
     RX_IN_PLACE("rxInPlace"),
     /** The bytes those reads took (included in rxBytes). */

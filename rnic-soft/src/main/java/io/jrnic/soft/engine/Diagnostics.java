@@ -9,6 +9,11 @@ package io.jrnic.soft.engine;
 final class Diagnostics {
     /** {@code -Djrnic.transmitInPlace=false}: posting threads never transmit in place ({@link TxWire}). */
     static final boolean TRANSMIT_IN_PLACE = !"false".equals(System.getProperty("jrnic.transmitInPlace"));
+    /**
+     * {@code -Djrnic.gatherInPlace=false}: a posting thread transmitting in place copies every payload into its batch
+     * instead of writing payloads of registered direct memory from there by a gathering write ({@link InPlaceGather}).
+     */
+    static final boolean GATHER_IN_PLACE = !"false".equals(System.getProperty("jrnic.gatherInPlace"));
     /** {@code -Djrnic.receiveInPlace=false}: polling threads never read a stream ({@link ReceiveInPlace}). */
     static final boolean RECEIVE_IN_PLACE = !"false".equals(System.getProperty("jrnic.receiveInPlace"));
 

@@ -154,16 +154,25 @@ final class FpduFraming {
      * when the segment is large, in direct memory and markers are off (then true), else copied into the batch.
      */
     boolean encodePayload(ByteBuf mem, int index, int len) {
-        if (len < ZERO_COPY_MIN || !wire.zeroCopyAllowed() || encoder.markers() || !mem.isDirect()
-                || mem.nioBufferCount() != 1) {
-            encoder.encode(ulpdu(), mem, index, len, wire.out());
-            return false;
+        if (len >= ZERO_COPY_MIN && !encoder.markers() && mem.isDirect() && mem.nioBufferCount() == 1) {
+            if (wire.zeroCopyAllowed()) {
+                encoder.beginFpdu(ulpdu(), len, wire.outGlue());
+                encoder.crcPayload(wire.view(mem, index, len));
+                wire.writeSlice(mem, index, len);
+                encoder.endFpdu(wire.outGlue());
+                return true;
+            }
+            if (mem.hasMemoryAddress() && wire.gatherAllowed()) {
+                // in place: written from the memory by the batch's writev; done with the batch, as a copy
+                encoder.beginFpdu(ulpdu(), len, wire.out());
+                encoder.crcPayload(wire.view(mem, index, len));
+                wire.gather(mem, index, len);
+                encoder.endFpdu(wire.out());
+                return false;
+            }
         }
-        encoder.beginFpdu(ulpdu(), len, wire.outGlue());
-        encoder.crcPayload(wire.view(mem, index, len));
-        wire.writeSlice(mem, index, len);
-        encoder.endFpdu(wire.outGlue());
-        return true;
+        encoder.encode(ulpdu(), mem, index, len, wire.out());
+        return false;
     }
 
     /** Publishes the FPDUs and stream octets encoded since the last flush (once per flush, not per FPDU). */

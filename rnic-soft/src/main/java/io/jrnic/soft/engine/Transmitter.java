@@ -233,6 +233,7 @@ final class Transmitter {
     private void fail(SqEntry e, Status s) {
         e.status = s;
         e.done = true;
+        flushNow(); // payloads gathered in place leave before the completions of their WRs can be seen
         qp.retireSends();
         qp.teardown.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
     }

@@ -12,14 +12,14 @@ import io.netty.channel.unix.FileDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Where the {@link Transmitter}'s octets go, in stream order (RFC 5044 section 4: FPDUs back to back on one TCP
  * stream): reused batch buffers written to the channel; zero-copy payload slices of registered memory between small
  * head/tail buffers, whose work requests complete by a {@link WireMark} once their bytes left the outbound buffer;
  * and, for a posting thread transmitting in place, the socket itself, with a hand-over of what it did not take that
- * the event loop writes before anything else. Also the backpressure stall and its timeout. All under the QP's lock.
+ * the event loop writes before anything else; the backpressure stall and its timeout are the {@link TransmitStall}'s.
+ * All under the QP's lock.
  */
 final class TxWire {
     static final int BATCH_BYTES = 64 * 1024;
@@ -54,25 +54,23 @@ final class TxWire {
     /** A direct NIO view of the memory last sent zero-copy, for the CRC (reused across FPDUs). */
     private ByteBuf viewOf;
     private ByteBuffer view;
-    /** System.nanoTime() when the channel stopped taking data with work pending, else 0. */
-    private long stallStart;
-    /** {@link StreamParams#transmitStallTimeoutMillis()}; 0 = off. */
-    private final long stallTimeoutMillis;
-    /** The running stall's timer, cancelled when the stall ends (a pending timer keeps the QP reachable). */
-    private io.netty.util.concurrent.ScheduledFuture<?> stallTimer;
+    /** Backpressure: the stall and its timeout. */
+    private final TransmitStall stall;
     /** The socket, when posting threads may write into it (epoll, nothing but the Receiver in the pipeline). */
     private FileDescriptor inPlaceFd;
     /** A posting thread is transmitting: batches go to the socket, never to the channel. */
     private boolean inPlace;
     /** Octets an in-place write left over: the event loop writes them before anything else. */
     private ByteBuf handover;
+    /** In place: payload runs of registered memory the batch's next write gathers (see {@link InPlaceGather}). */
+    private final InPlaceGather gather = new InPlaceGather();
     private final Runnable handoverTask = this::lockedFlush;
     private final Runnable flushTask = this::flush;
 
     TxWire(QpEngine qp, Channel ch, int mulpdu, long stallTimeoutMillis) {
         this.qp = qp;
         this.ch = ch;
-        this.stallTimeoutMillis = stallTimeoutMillis;
+        this.stall = new TransmitStall(qp, ch, stallTimeoutMillis);
         this.quiet = new VoidChannelPromise(ch, false);
         this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
         this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
@@ -106,7 +104,7 @@ final class TxWire {
      * segment's cost in both kernels.
      */
     boolean batchFull(long tail) {
-        if (batch == null || batch.readableBytes() < BATCH_BYTES) {
+        if (batch == null || batch.readableBytes() + gather.payloadBytes() < BATCH_BYTES) {
             return false;
         }
         return tail == 0 || tail + TAIL_FRAMING + (tail >> 7) > batch.writableBytes();
@@ -118,6 +116,19 @@ final class TxWire {
     /** Payloads may go zero-copy (not when a posting thread writes into the socket: it copies). */
     boolean zeroCopyAllowed() {
         return !inPlace;
+    }
+
+    /**
+     * In place: a payload may be written from the registered memory by the batch's gathering write (room for one
+     * more run in it), rather than copied into the batch.
+     */
+    boolean gatherAllowed() {
+        return inPlace && Diagnostics.GATHER_IN_PLACE && gather.room();
+    }
+
+    /** In place: {@code mem[index, index + len)} follows what the batch holds so far, written from where it lies. */
+    void gather(ByteBuf mem, int index, int len) {
+        gather.add(out(), mem, index, len);
     }
 
     /** Writes the batch so far, then a view of {@code mem[index, index + len)} (a zero-copy payload). */
@@ -271,7 +282,7 @@ final class TxWire {
      * batch, no hand-over, no zero-copy mark, no stall, an empty outbound buffer), so its bytes come next.
      */
     boolean idle() {
-        if (!nothingPending() || !onWire.isEmpty() || stallStart != 0 || !ch.isActive()) {
+        if (!nothingPending() || !onWire.isEmpty() || stall.active() || !ch.isActive()) {
             return false;
         }
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
@@ -280,6 +291,12 @@ final class TxWire {
 
     void inPlace(boolean on) {
         inPlace = on;
+        if (!on && !gather.isEmpty() && batch != null) {
+            // the poster let go before writing what it gathered (an exception): the loop writes a copy of it
+            ByteBuf all = gather.materialize(batch, ch.alloc());
+            batch.release();
+            batch = all;
+        }
     }
 
     boolean handoverPending() {
@@ -297,6 +314,13 @@ final class TxWire {
         }
         batch = null;
         unflushed = false;
+        qp.counters.inc(Counter.TX_IN_PLACE);
+        if (!gather.isEmpty()) {
+            qp.counters.add(Counter.TX_IN_PLACE_GATHERED_BYTES, gather.payloadBytes());
+            ByteBuf rest = gather.write(inPlaceFd, b, ch.alloc());
+            b.release();
+            return rest == null || handOver(rest);
+        }
         int n;
         try {
             n = b.hasMemoryAddress() ? inPlaceFd.writeAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex())
@@ -304,16 +328,20 @@ final class TxWire {
         } catch (IOException | RuntimeException ex) {
             n = 0; // the loop's write of the hand-over meets the same error and the stream is lost (never the poster's)
         }
-        qp.counters.inc(Counter.TX_IN_PLACE);
         b.skipBytes(n);
         if (b.isReadable()) {
-            qp.counters.inc(Counter.TX_IN_PLACE_HANDOVERS);
-            handover = b;
-            ch.eventLoop().execute(handoverTask);
-            return false;
+            return handOver(b);
         }
         b.release();
         return true;
+    }
+
+    /** What an in-place write left over: the loop writes it before anything else (false: the poster stops). */
+    private boolean handOver(ByteBuf rest) {
+        qp.counters.inc(Counter.TX_IN_PLACE_HANDOVERS);
+        handover = rest;
+        ch.eventLoop().execute(handoverTask);
+        return false;
     }
 
     private void lockedFlush() {
@@ -324,54 +352,17 @@ final class TxWire {
 
     /** After a pump: the channel stopped taking data while the QP may send: a stall begins (timer armed). */
     void checkStall(boolean txOpen) {
-        if (!ch.isWritable() && stallStart == 0 && txOpen) {
-            stallStart = System.nanoTime();
-            if (stallTimeoutMillis > 0) {
-                long started = stallStart;
-                stallTimer = ch.eventLoop().schedule(() -> qp.locked(() -> stallExpired(started)), stallTimeoutMillis,
-                        TimeUnit.MILLISECONDS);
-            }
-        }
-    }
-
-    /**
-     * The stall that began at {@code started} has lasted the transmit stall timeout if no writability change ended
-     * it: the peer does not drain the stream (zero window, or a reader of a few bytes per second), so the stream is
-     * lost as an LLP error (RFC 5044 section 8) instead of holding the QP's memory and work requests.
-     */
-    private void stallExpired(long started) {
-        if (stallStart == started && !ch.isWritable() && ch.isActive()) {
-            qp.counters.inc(Counter.TRANSMIT_STALL_TIMEOUTS);
-            qp.teardown.transmitStalled(stallTimeoutMillis);
-        }
+        stall.check(txOpen);
     }
 
     /** The channel turned writable: ends a backpressure stall begun by {@link #checkStall}. */
     void writable() {
-        if (stallStart != 0) {
-            long waited = System.nanoTime() - stallStart;
-            stallStart = 0;
-            cancelStallTimer();
-            qp.counters.inc(Counter.BACKPRESSURE_STALLS);
-            qp.counters.add(Counter.BACKPRESSURE_NANOS, waited);
-            io.jrnic.verbs.observe.JfrEvents.BackpressureStall e = new io.jrnic.verbs.observe.JfrEvents.BackpressureStall();
-            if (e.shouldCommit()) {
-                e.waitedNanos = waited;
-                e.commit();
-            }
-        }
-    }
-
-    private void cancelStallTimer() {
-        if (stallTimer != null) {
-            stallTimer.cancel(false);
-            stallTimer = null;
-        }
+        stall.writable();
     }
 
     /** The stream closed: drops the reused buffers (those still in flight are freed by the channel). */
     void release() {
-        cancelStallTimer();
+        stall.cancel();
         if (handover != null) {
             handover.release();
             handover = null;
@@ -382,6 +373,7 @@ final class TxWire {
         }
         batches.release();
         glue.release();
+        gather.release();
         java.util.Arrays.fill(slices, null); // views still in flight are released by the channel
         sliceCount = 0;
         nextSlice = 0;
