@@ -83,15 +83,18 @@ final class InPlaceGather {
             v = iov = new IovArray(Unpooled.directBuffer(bufs.length * IovArray.IOV_SIZE));
         }
         v.clear();
-        for (int i = 0; i < pieces; i++) {
-            v.add(bufs[i], index[i], length[i]);
+        boolean listed = true;
+        for (int i = 0; i < pieces && listed; i++) {
+            listed = v.add(bufs[i], index[i], length[i]); // sized for them all; if not, the loop writes a copy
         }
-        long total = v.size();
-        long n;
-        try {
-            n = fd.writevAddresses(v.memoryAddress(0), v.count());
-        } catch (IOException | RuntimeException e) {
-            n = 0;
+        long total = totalBytes();
+        long n = 0;
+        if (listed) {
+            try {
+                n = fd.writevAddresses(v.memoryAddress(0), v.count());
+            } catch (IOException | RuntimeException e) {
+                n = 0;
+            }
         }
         ByteBuf rest = n < total ? rest(n, total, alloc) : null;
         clear();
