@@ -8,7 +8,7 @@ import io.netty.channel.unix.IovArray;
 import java.io.IOException;
 
 /**
- * A posting thread's gathering write (zero-copy transmit in place, spec-notes/engine.md "Transmit in place"): the
+ * A posting thread's gathering write (zero-copy transmit in place, spec-notes/engine.md "What a posting thread writes in place"): the
  * batch holds the FPDUs' heads and tails (ULPDU_Length, headers, PAD, CRC; and payloads too small to gather), and
  * payload runs of registered direct memory are written from where they lie, all in stream order by one {@code writev}
  * (RFC 5044 section 4: FPDUs back to back). What the socket does not take is copied into the hand-over before the
