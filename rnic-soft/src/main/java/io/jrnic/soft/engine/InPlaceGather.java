@@ -8,13 +8,13 @@ import io.netty.channel.unix.IovArray;
 import java.io.IOException;
 
 /**
- * A posting thread's gathering write (zero-copy transmit in place, spec-notes/engine.md "What a posting thread writes in place"): the
- * batch holds the FPDUs' heads and tails (ULPDU_Length, headers, PAD, CRC; and payloads too small to gather), and
- * payload runs of registered direct memory are written from where they lie, all in stream order by one {@code writev}
- * (RFC 5044 section 4: FPDUs back to back). What the socket does not take is copied into the hand-over before the
- * poster lets the QP go, so a work request is done once its batch was written, as on the copy path, and the memory is
- * the consumer's again when its completion can be seen. Owned by {@link TxWire} (QP lock); nothing allocated per
- * write once warm (the iovec array is made at the first gathered payload and kept while the stream is bound).
+ * A posting thread's gathering write (zero-copy transmit in place, spec-notes/engine.md "What a posting thread writes
+ * in place"): the batch holds the FPDUs' heads and tails (ULPDU_Length, headers, PAD, CRC; and payloads too small to
+ * gather), and payload runs of registered direct memory are written from where they lie, all in stream order by one
+ * {@code writev} (RFC 5044 section 4: FPDUs back to back). What the socket does not take is copied into the hand-over
+ * before the poster lets the QP go, so a work request is done once its batch was written, as on the copy path, and the
+ * memory is the consumer's again when its completion can be seen. Owned by {@link TxWire} (QP lock); nothing allocated
+ * per write once warm (the iovec array is made at the first gathered payload and kept while the stream is bound).
  */
 final class InPlaceGather {
     /** Payload runs per write: a 64 KiB batch holds at most 16 of {@link FpduFraming#ZERO_COPY_MIN}, plus its tail. */
