@@ -260,6 +260,19 @@ final class DirectPlacement {
         return true;
     }
 
+    /**
+     * Tagged placement of an accepted payload of {@code length} octets into region {@code r} at {@code regionOffset}:
+     * already there (placed before its CRC, see {@link #placedAt}), else copied from {@code src} now.
+     */
+    void place(SoftRegion r, long regionOffset, ByteBuf src, int srcIndex, int length) {
+        if (r != null && length > 0) {
+            int index = r.memoryOffset() + (int) regionOffset;
+            if (!placedAt(r.memory(), index, length)) {
+                r.memory().setBytes(index, src, srcIndex, length);
+            }
+        }
+    }
+
     /** Untagged placement: as {@link Sgl#scatter} for a copied FPDU; a placed payload is there, or copied there. */
     void scatter(Sgl sgl, long to, ByteBuf src, int srcIndex, int length) {
         if (!delivering) {

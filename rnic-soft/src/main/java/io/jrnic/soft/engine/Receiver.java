@@ -12,7 +12,6 @@ import io.jrnic.mpa.FpduListener;
 import io.jrnic.mpa.IwarpError;
 import io.jrnic.mpa.LlpError;
 import io.jrnic.mpa.PayloadTarget;
-import io.jrnic.rdmap.AtomicResponseHeader;
 import io.jrnic.rdmap.ImmediateDataHeader;
 import io.jrnic.rdmap.MalformedTerminateException;
 import io.jrnic.rdmap.RdmapError;
@@ -56,13 +55,14 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
     private final UntaggedPlacement placement = new UntaggedPlacement();
     /** Read and Atomic Requests (QN 1), checked and queued within IRD. */
     private final InboundRequests requests;
+    /** Read and Atomic Responses to this QP's own requests (the ORQ). */
+    private final InboundResponses responses;
     /**
      * The loop's reads since its last channelReadComplete left the sending side work (seen holding the token after
      * each read): only then does channelReadComplete take the token again to pump. Loop thread only.
      */
     private boolean pumpAfterReads;
     final UntaggedCompletion untaggedCompletion = new UntaggedCompletion();
-    private long expectedAtomicResponseMsn = 1;
 
     /** Run once this stream's end was processed (the connection manager's disconnect), or null. */
     private final Runnable onStreamEnd;
@@ -76,6 +76,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         this.requests = new InboundRequests(qp, access);
         this.direct = new DirectPlacement(qp, decoder, new RdmapValidator(p.rdmapExtensions()),
                 new RemoteAccess(qp.table, qp.pdId));
+        this.responses = new InboundResponses(qp, access, direct);
     }
 
     /** Direct placement from the socket on this stream: the read paths ask it where their next read goes. */
@@ -212,12 +213,12 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         qp.counters.received(op, ulpdu.getByte(at));
         switch (op) {
             case RDMA_WRITE -> write(ulpdu, at, len);
-            case RDMA_READ_RESPONSE -> readResponse(ulpdu, at, len);
+            case RDMA_READ_RESPONSE -> rejectIf(responses.readResponse(ulpdu, at, len), ulpdu, at, len);
             case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA,
                     IMMEDIATE_DATA_WITH_SE -> untagged(op, ulpdu, at, len);
             case RDMA_READ_REQUEST -> rejectIf(requests.readRequest(ulpdu, at), ulpdu, at, len);
             case ATOMIC_REQUEST -> rejectIf(requests.atomicRequest(ulpdu, at), ulpdu, at, len);
-            case ATOMIC_RESPONSE -> atomicResponse(ulpdu, at, len);
+            case ATOMIC_RESPONSE -> rejectIf(responses.atomicResponse(ulpdu, at), ulpdu, at, len);
             case TERMINATE -> terminate(ulpdu, at, len);
             default -> reject(RdmapError.UNEXPECTED_OPCODE, ulpdu, at, len, null, null);
         }
@@ -253,70 +254,9 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
             reject(e, buf, at, len, null, null);
             return;
         }
-        place(access.region(), access.regionOffset(), buf, at + TaggedHeader.HEADER_LENGTH, payload);
+        direct.place(access.region(), access.regionOffset(), buf, at + TaggedHeader.HEADER_LENGTH, payload);
     }
 
-    private void place(SoftRegion r, long regionOffset, ByteBuf src, int srcIndex, int length) {
-        if (r != null && length > 0) {
-            int index = r.memoryOffset() + (int) regionOffset;
-            if (!direct.placedAt(r.memory(), index, length)) {
-                r.memory().setBytes(index, src, srcIndex, length);
-            }
-        }
-    }
-
-    /** Read Response (RFC 5040 section 4.5): into the sink of the oldest outstanding Read, in order. */
-    private void readResponse(ByteBuf buf, int at, int len) {
-        if (qp.rtrReadPending()) {
-            // the answer to our zero-length READ RTR (RFC 6581 section 5)
-            if (len == TaggedHeader.HEADER_LENGTH && DdpControl.isLast(buf.getUnsignedShort(at))) {
-                qp.rtrReadAnswered();
-            } else {
-                reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
-            }
-            return;
-        }
-        SqEntry head = qp.oldestRequest();
-        if (head == null || head.opcode != SqOpcode.RDMA_READ) {
-            reject(RdmapError.UNEXPECTED_OPCODE, buf, at, len, null, null);
-            return;
-        }
-        int control = buf.getUnsignedShort(at);
-        int stag = TaggedHeader.stag(buf, at);
-        long to = TaggedHeader.taggedOffset(buf, at);
-        int payload = len - TaggedHeader.HEADER_LENGTH;
-        boolean hasSink = head.sgl.count() > 0;
-        int sinkStag = hasSink ? head.sgl.region(0).stag() : 0;
-        long sinkTo = hasSink ? head.sgl.region(0).baseTaggedOffset() + head.sgl.offset(0) : 0;
-        long received = head.byteLength;
-        if (payload > 0 || DdpControl.isLast(control)) {
-            if (payload > 0 && stag != sinkStag) {
-                reject(DdpError.INVALID_STAG, buf, at, len, null, null);
-                return;
-            }
-            if (payload > 0 && (to != sinkTo + received || received + payload > head.sgl.total())) {
-                reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
-                return;
-            }
-        }
-        if (payload > 0) {
-            IwarpError e = access.checkTaggedSink(control, stag, to, payload, AccessFlags.LOCAL_WRITE);
-            if (e != null) {
-                reject(e, buf, at, len, null, null);
-                return;
-            }
-            place(access.region(), access.regionOffset(), buf, at + TaggedHeader.HEADER_LENGTH, payload);
-        }
-        head.byteLength += payload;
-        if (DdpControl.isLast(control)) {
-            if (head.byteLength != head.sgl.total()) {
-                reject(DdpError.BASE_OR_BOUNDS, buf, at, len, null, null);
-                return;
-            }
-            qp.requestAnswered();
-            head.done = true;
-        }
-    }
 
     /** Send family and Immediate Data (RFC 5040 section 4.3, RFC 7306 section 8.2): QN 0 into posted receives. */
     private void untagged(RdmapOpcode op, ByteBuf buf, int at, int len) {
@@ -368,26 +308,6 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
             r.invalidate();
         }
         return e;
-    }
-
-    /** Atomic Response (RFC 7306 section 8.1.2): the original value lands in the requester's 8-byte SGE. */
-    private void atomicResponse(ByteBuf buf, int at, int len) {
-        SqEntry head = qp.oldestRequest();
-        int h = at + UntaggedHeader.HEADER_LENGTH;
-        if (UntaggedHeader.msn(buf, at) != expectedAtomicResponseMsn) {
-            reject(DdpError.MSN_OUT_OF_RANGE, buf, at, len, null, null);
-            return;
-        }
-        if (head == null || !head.opcode.isAtomic() || AtomicResponseHeader.requestId(buf, h) != (int) head.msn) {
-            reject(RdmapError.UNEXPECTED_OPCODE, buf, at, len, null, null);
-            return;
-        }
-        expectedAtomicResponseMsn++;
-        SoftRegion r = head.sgl.region(0);
-        r.memory().setLong(r.memoryOffset() + head.sgl.offset(0), AtomicResponseHeader.originalValue(buf, h));
-        head.byteLength = 8;
-        qp.requestAnswered();
-        head.done = true;
     }
 
     /**
