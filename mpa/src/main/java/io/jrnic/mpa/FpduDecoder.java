@@ -1,7 +1,6 @@
 package io.jrnic.mpa;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 
 /**
  * Finds FPDUs in a TCP byte stream cut anywhere (RFC 5044 sections 4 and 5): checks every
@@ -15,21 +14,21 @@ import io.netty.buffer.Unpooled;
  * <p>An FPDU that lies whole in one chunk is delivered in place, with no copy and no
  * allocation: the listener gets the chunk itself with its reader and writer index narrowed to
  * the ULPDU (restored after the call), or a reused buffer when markers sit inside the ULPDU.
- * FPDUs cut across chunks are gathered in a reused staging buffer first.
+ * FPDUs cut across chunks are gathered first by a {@link PartialFpdu}.
  *
  * <p>Payload placement ({@link #placePayloads}, markers off): once the head of an FPDU cut across chunks is in
  * and enough of its payload is still to come, the listener may take the payload ({@link FpduListener#onFpduHead}):
  * its octets then go to the listener's {@link PayloadTarget} instead of the staging buffer, copied from the chunks
  * fed, or read there by the caller ({@link #placementPending}, {@link #placementIndex}, {@link #placed}); the CRC
- * runs over them where they lie, and the FPDU is delivered by {@link FpduListener#onPlacedFpdu} once its CRC
- * checked good, or reported as a CRC error (the payload octets already in the target).
+ * runs over them where they lie (the {@link PartialFpdu}'s work), and the FPDU is delivered by
+ * {@link FpduListener#onPlacedFpdu} once its CRC checked good, or reported as a CRC error (the payload octets
+ * already in the target).
  *
  * <p>After an error the decoder stops and ignores (does not consume) further input, unless
  * built with {@code continueAfterError}: then it reports the error, delivers the FPDU anyway
  * (CrcCheck.BAD for a CRC error) and keeps framing by the length field. Not thread safe.
  */
 public final class FpduDecoder {
-    private static final int INITIAL_BUFFER = 2048;
     /** ULPDU octets held before the head is offered: the longest DDP + RDMAP header before a payload (untagged 18 + Immediate Data 8) rounded up. */
     public static final int HEAD_PROBE = 28;
 
@@ -40,29 +39,11 @@ public final class FpduDecoder {
     private final ReceivedCrc crcCheck;
     private final ReceivedPads pads = new ReceivedPads();
     private final ReceivedMarkers markerCheck;
+    /** The FPDU cut across chunks: staged, or its payload placed. */
+    private final PartialFpdu partial;
 
     private long fpduStart;
-    private ByteBuf staging;
-    private int stagedRaw = -1;
-    private ByteBuf reassembly;
     private boolean stopped;
-
-    /** Payload octets still to come from which the head of an FPDU is offered; 0: never. */
-    private int placeMin;
-    private final PayloadTarget target = new PayloadTarget();
-    /** The head of the FPDU being staged was offered. */
-    private boolean offered;
-    /** The FPDU being staged has its payload going to {@link #target}. */
-    private boolean placing;
-    /** Staging octets before the payload of the FPDU being placed (ULPDU_Length and the ULPDU's head). */
-    private int headEnd;
-    /** Payload octets of the FPDU being placed that are in the target. */
-    private int placedOctets;
-    /** The last FPDU framed was large enough for its payload to be placed (the next one likely is too). */
-    private boolean lastLarge;
-    /** The listener declined the last head offered: no head reads on speculation until it takes one. */
-    private boolean lastDeclined;
-
     private long fpdus;
 
     public FpduDecoder(boolean crc, boolean markers, FpduListener listener) {
@@ -86,6 +67,7 @@ public final class FpduDecoder {
         this.listener = listener;
         this.crcCheck = new ReceivedCrc(listener);
         this.markerCheck = new ReceivedMarkers(listener);
+        this.partial = new PartialFpdu(markers, crc ? crcCheck : null, listener);
     }
 
     /**
@@ -99,13 +81,13 @@ public final class FpduDecoder {
         if (markers || continueAfterError || minOctets <= 0) {
             return false;
         }
-        placeMin = minOctets;
+        partial.placePayloads(minOctets);
         return true;
     }
 
     /** Payload octets of the FPDU in flight the caller may read from the stream straight into the target; 0: none. */
     public int placementPending() {
-        return placing && !stopped && !target.dropped() ? target.left() : 0;
+        return stopped ? 0 : partial.placementPending();
     }
 
     /**
@@ -114,9 +96,7 @@ public final class FpduDecoder {
      * FpduListener#onPlacedFpdu}) or reported as a CRC error, for the listener to refuse as it would a copied one.
      */
     public void dropPlacement() {
-        if (placing) {
-            target.drop();
-        }
+        partial.dropPlacement();
     }
 
     /**
@@ -127,19 +107,12 @@ public final class FpduDecoder {
      * read what is there. A caller that reads more or less loses nothing: the octets are decoded as they come.
      */
     public int headReadLength() {
-        if (placeMin == 0 || stopped) {
-            return 0;
-        }
-        if (placing) {
-            return target.left() == 0 ? stagedRaw - staged() + 2 + HEAD_PROBE : 0;
-        }
-        int held = staged();
-        return !offered && held < 2 + HEAD_PROBE && (held > 0 || lastLarge) ? 2 + HEAD_PROBE - held : 0;
+        return stopped ? 0 : partial.headReadLength();
     }
 
     /** The target's absolute index where the next {@link #placementPending()} octets go. */
     public int placementIndex() {
-        return target.next();
+        return partial.placementIndex();
     }
 
     /**
@@ -150,8 +123,7 @@ public final class FpduDecoder {
         if (n < 0 || n > placementPending()) {
             throw new IllegalStateException(n + " octets placed, " + placementPending() + " pending");
         }
-        target.took(n, crc ? crcCheck.running() : null);
-        placedOctets += n;
+        partial.placed(n);
     }
 
     /**
@@ -160,7 +132,7 @@ public final class FpduDecoder {
      */
     public void feed(ByteBuf chunk) {
         while (!stopped && chunk.isReadable()) {
-            if (staged() == 0) {
+            if (partial.staged() == 0) {
                 int at = chunk.readerIndex();
                 int raw = rawLength(chunk, at, chunk.readableBytes());
                 if (raw >= 0 && raw <= chunk.readableBytes()) {
@@ -172,18 +144,23 @@ public final class FpduDecoder {
                     continue;
                 }
             }
-            stage(chunk);
+            if (partial.stage(chunk, fpduStart, lead())) {
+                if (partial.placing()) {
+                    finishPlaced();
+                } else {
+                    try {
+                        process(partial.octets(), 0, partial.rawLength());
+                    } finally {
+                        partial.clear();
+                    }
+                }
+            }
         }
     }
 
     /** Octets of an FPDU received so far whose end has not arrived: a stream ending now ends mid-FPDU. */
     public int partialFpduOctets() {
-        return staged();
-    }
-
-    /** Octets of the FPDU being staged received so far (its placed payload octets included). */
-    private int staged() {
-        return staging == null ? 0 : staging.writerIndex() + placedOctets;
+        return partial.staged();
     }
 
     private int lead() {
@@ -203,109 +180,15 @@ public final class FpduDecoder {
         return Markers.rawLength(fpduStart, markers, buf.getUnsignedShort(at + lead));
     }
 
-    private void stage(ByteBuf chunk) {
-        if (staging == null) {
-            staging = Unpooled.wrappedBuffer(new byte[INITIAL_BUFFER]).clear();
-        }
-        if (stagedRaw < 0) {
-            int header = lead() + 2;
-            staging.writeBytes(chunk, Math.min(header - staged(), chunk.readableBytes()));
-            if (staged() == header) {
-                stagedRaw = rawLength(staging, 0, header);
-                if (stagedRaw > staging.capacity()) {
-                    staging = grow(staging, stagedRaw);
-                }
-            }
-            return;
-        }
-        if (placing) {
-            placeFrom(chunk);
-            return;
-        }
-        if (placeMin > 0 && !offered) {
-            int probeEnd = Math.min(2 + HEAD_PROBE, stagedRaw);
-            if (staged() < probeEnd) {
-                staging.writeBytes(chunk, Math.min(probeEnd - staged(), chunk.readableBytes()));
-                if (staged() < probeEnd) {
-                    return;
-                }
-            }
-            offered = true;
-            if (offerHead(chunk.readableBytes())) {
-                return;
-            }
-        }
-        staging.writeBytes(chunk, Math.min(stagedRaw - staged(), chunk.readableBytes()));
-        if (staged() == stagedRaw) {
-            try {
-                process(staging, 0, stagedRaw);
-            } finally {
-                staging.clear();
-                stagedRaw = -1;
-                offered = false;
-            }
-        }
-    }
-
-    /**
-     * The head of the FPDU being staged is in (markers off: no lead, ULPDU from staging octet 2); {@code chunkLeft}
-     * octets of the chunk follow it. Offers the head when enough payload is still to come; true when the listener
-     * took the payload (the payload octets held so far are then in the target).
-     */
-    private boolean offerHead(int chunkLeft) {
-        int u = staging.getUnsignedShort(0);
-        int held = staging.writerIndex();
-        long missingPayload = (long) stagedRaw - held - chunkLeft - Markers.pad(u) - 4;
-        if (missingPayload < placeMin) {
-            return false;
-        }
-        boolean taken;
-        staging.setIndex(2, held);
-        try {
-            taken = listener.onFpduHead(staging, u, fpduStart, target);
-        } finally {
-            staging.setIndex(0, held);
-        }
-        int h = target.ulpduOffset();
-        lastDeclined = !taken;
-        if (!taken || h > held - 2 || !target.start(u - h)) { // a target the listener could not have meant
-            target.clear();
-            return false;
-        }
-        MpaCrc c = crc ? crcCheck.startRunning(staging, 0, 2 + h) : null;
-        placing = true;
-        headEnd = 2 + h;
-        int already = held - headEnd;
-        if (already > 0) {
-            target.copy(staging, headEnd, already, c);
-        }
-        staging.writerIndex(headEnd);
-        placedOctets = already;
-        return true;
-    }
-
-    /** Octets of the FPDU being placed from {@code chunk}: payload to the target, then pad and CRC to staging. */
-    private void placeFrom(ByteBuf chunk) {
-        if (target.left() > 0) {
-            int n = Math.min(target.left(), chunk.readableBytes());
-            target.copy(chunk, chunk.readerIndex(), n, crc ? crcCheck.running() : null);
-            chunk.skipBytes(n);
-            placedOctets += n;
-            return;
-        }
-        staging.writeBytes(chunk, Math.min(stagedRaw - staged(), chunk.readableBytes()));
-        if (staged() == stagedRaw) {
-            finishPlaced();
-        }
-    }
-
     /** The pad and CRC of the FPDU being placed are in staging after its head: checks the CRC, then delivers it. */
     private void finishPlaced() {
+        ByteBuf staging = partial.octets();
+        int stagedRaw = partial.rawLength();
+        int headEnd = partial.headEnd();
         long start = fpduStart;
         int u = staging.getUnsignedShort(0);
         int pad = Markers.pad(u);
         fpduStart += stagedRaw;
-        lastLarge = true;
         try {
             pads.record(staging, headEnd + pad, start + stagedRaw - 4, u);
             CrcCheck check = crc ? crcCheck.finishRunning(staging, headEnd, pad, start) : CrcCheck.OFF;
@@ -317,12 +200,7 @@ public final class FpduDecoder {
             staging.setIndex(2, headEnd);
             listener.onPlacedFpdu(staging, u, start, check);
         } finally {
-            staging.clear();
-            stagedRaw = -1;
-            offered = false;
-            placing = false;
-            placedOctets = 0;
-            target.clear();
+            partial.clear();
         }
     }
 
@@ -334,7 +212,7 @@ public final class FpduDecoder {
         long lengthPos = start + lead;
         int lengthAt = at + lead;
         int u = buf.getUnsignedShort(lengthAt);
-        lastLarge = placeMin > 0 && !lastDeclined && u >= HEAD_PROBE + placeMin;
+        partial.framed(u);
         int content = Markers.contentLength(u);
         int crcAt = at + raw - 4;
         int interior = (raw - lead - content) / Markers.LENGTH;
@@ -376,16 +254,6 @@ public final class FpduDecoder {
         }
     }
 
-    /** A larger heap buffer (GC-managed, nothing to release) holding the old one's bytes. */
-    static ByteBuf grow(ByteBuf old, int need) {
-        int cap = Math.max(need, old == null ? INITIAL_BUFFER : old.capacity() * 2);
-        ByteBuf b = Unpooled.wrappedBuffer(new byte[cap]).clear();
-        if (old != null) {
-            b.writeBytes(old, 0, old.writerIndex());
-        }
-        return b;
-    }
-
     /**
      * The TCP stream ended. An FPDU cut short is reported as TCP_CONNECTION_LOST (0x01) at its
      * start and the decoder stops; a stream ending between FPDUs is clean.
@@ -397,11 +265,11 @@ public final class FpduDecoder {
             return false;
         }
         stopped = true;
-        if (staged() == 0) {
+        if (partial.staged() == 0) {
             return true;
         }
         listener.onError(LlpError.TCP_CONNECTION_LOST, fpduStart,
-                "stream ended " + staged() + " octets into an FPDU");
+                "stream ended " + partial.staged() + " octets into an FPDU");
         return false;
     }
 
@@ -412,12 +280,12 @@ public final class FpduDecoder {
 
     /** Stream position of the next octet to be fed. */
     public long streamPosition() {
-        return fpduStart + staged();
+        return fpduStart + partial.staged();
     }
 
     /** Octets of an incomplete FPDU held back, waiting for the rest. */
     public int bufferedBytes() {
-        return staged();
+        return partial.staged();
     }
 
     /** The PAD of the FPDUs framed. */

@@ -45,7 +45,7 @@ public final class ReceivedMarkers {
      */
     ByteBuf remove(ByteBuf buf, int lengthAt, long lengthPos, int u) {
         if (reassembly == null || reassembly.capacity() < u) {
-            reassembly = FpduDecoder.grow(reassembly, u);
+            reassembly = PartialFpdu.grow(reassembly, u);
         }
         reassembly.clear();
         int rel = 2; // stream distance from ULPDU_Length

@@ -8,13 +8,13 @@ import java.nio.ByteBuffer;
 
 /**
  * The admin queue's commands (NVMe base 1.4 section 5; the Fabrics property commands of NVMe over
- * Fabrics 1.1 sections 3.4-3.5). Each answers through its {@link TargetQueue}.
+ * Fabrics 1.1 sections 3.4-3.5). Each answers through its queue's {@link CapsuleSlots}.
  */
 final class AdminCommands {
     private AdminCommands() {
     }
 
-    static void handle(TargetQueue q, Controller c, int i, Sqe sqe) {
+    static void handle(CapsuleSlots q, Controller c, int i, Sqe sqe) {
         c.saw(name(sqe));
         switch (sqe.opcode()) {
             case Opcodes.ADMIN_IDENTIFY -> identify(q, c, i, sqe);
@@ -52,7 +52,7 @@ final class AdminCommands {
     }
 
     /** Property Get / Set of CAP (8 octets), VS, CC and CSTS (4 octets); only CC is writable. */
-    static void property(TargetQueue q, Controller c, int i, Sqe sqe) {
+    static void property(CapsuleSlots q, Controller c, int i, Sqe sqe) {
         c.saw(String.format("Property %s 0x%02x", sqe.fctype() == Opcodes.FCTYPE_PROPERTY_SET ? "Set" : "Get",
                 Fabrics.propertyOffset(sqe)));
         int offset = Fabrics.propertyOffset(sqe);
@@ -89,7 +89,7 @@ final class AdminCommands {
      * Identify (section 5.15): CNS 00h namespace, 01h controller, 02h active NSID list, 03h NS descriptors,
      * 06h I/O command set specific controller for CSI 0 (NVM; all limits 0; Linux 6.1 asks for it).
      */
-    private static void identify(TargetQueue q, Controller c, int i, Sqe sqe) {
+    private static void identify(CapsuleSlots q, Controller c, int i, Sqe sqe) {
         NvmfTarget t = c.target();
         String nqn = t.config().subsystemNqn();
         ByteBuffer d;
@@ -127,7 +127,7 @@ final class AdminCommands {
      * Get Log Page (section 5.14): NUMD = NUMDU:NUMDL + 1 dwords from offset LPOU:LPOL of the error
      * information (01h), SMART / health (02h), firmware slot (03h) or changed namespace list (04h) page.
      */
-    private static void getLogPage(TargetQueue q, Controller c, int i, Sqe sqe) {
+    private static void getLogPage(CapsuleSlots q, Controller c, int i, Sqe sqe) {
         int lid = sqe.cdw(10) & 0xFF;
         long numd = ((long) (sqe.cdw(11) & 0xFFFF) << 16 | sqe.cdw(10) >>> 16) + 1;
         long offset = Integer.toUnsignedLong(sqe.cdw(12)) | (long) sqe.cdw(13) << 32;
@@ -158,7 +158,7 @@ final class AdminCommands {
     }
 
     /** Set Features (section 5.21): Number of Queues, Keep Alive Timer, Async Event Configuration, VWC. */
-    private static void setFeatures(TargetQueue q, Controller c, int i, Sqe sqe) {
+    private static void setFeatures(CapsuleSlots q, Controller c, int i, Sqe sqe) {
         int fid = sqe.cdw(10) & 0xFF;
         int v = sqe.cdw(11);
         if (sqe.cdw(10) < 0) { // SV: nothing is saveable
@@ -192,7 +192,7 @@ final class AdminCommands {
     }
 
     /** Get Features (section 5.9): the current values (SEL 11b: capabilities, nothing saveable or changeable). */
-    private static void getFeatures(TargetQueue q, Controller c, int i, Sqe sqe) {
+    private static void getFeatures(CapsuleSlots q, Controller c, int i, Sqe sqe) {
         int fid = sqe.cdw(10) & 0xFF;
         int sel = (sqe.cdw(10) >>> 8) & 7;
         int value;

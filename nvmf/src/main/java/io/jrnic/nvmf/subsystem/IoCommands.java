@@ -17,7 +17,7 @@ final class IoCommands {
     private IoCommands() {
     }
 
-    static void handle(TargetQueue q, Controller c, int i, Sqe sqe, int inCapsule) {
+    static void handle(CapsuleSlots q, Controller c, int i, Sqe sqe, int inCapsule) {
         Namespace ns = c.target().namespace();
         switch (sqe.opcode()) {
             case Opcodes.IO_READ, Opcodes.IO_WRITE -> {
@@ -58,7 +58,7 @@ final class IoCommands {
         }
     }
 
-    private static void read(TargetQueue q, Controller c, int i, Sqe sqe, Namespace ns, long slba, int nlb, int length) {
+    private static void read(CapsuleSlots q, Controller c, int i, Sqe sqe, Namespace ns, long slba, int nlb, int length) {
         if (!sqe.sgl().isKeyed()) { // checked before touching the namespace; toHostFromSlot checks again
             q.toHostFromSlot(i, sqe, length, 0);
             return;
@@ -74,7 +74,7 @@ final class IoCommands {
         q.toHostFromSlot(i, sqe, length, 0);
     }
 
-    private static void write(TargetQueue q, Controller c, int i, Sqe sqe, Namespace ns, long slba, int nlb,
+    private static void write(CapsuleSlots q, Controller c, int i, Sqe sqe, Namespace ns, long slba, int nlb,
             ByteBuffer d) {
         try {
             ns.write(slba, d);
