@@ -134,8 +134,8 @@ final class AdminCommands {
         long length = numd * 4;
         ByteBuffer page = switch (lid) {
             case Opcodes.LOG_ERROR -> IdentifyData.le(64);
-            case Opcodes.LOG_SMART -> IdentifyData.smartLog(units(c.blocksRead, c), units(c.blocksWritten, c),
-                    c.readCommands, c.writeCommands);
+            case Opcodes.LOG_SMART -> IdentifyData.smartLog(units(c.blocksRead(), c), units(c.blocksWritten(), c),
+                    c.readCommands(), c.writeCommands());
             case Opcodes.LOG_FIRMWARE_SLOT -> IdentifyData.firmwareLog();
             case Opcodes.LOG_CHANGED_NS -> IdentifyData.le(4096);
             default -> null;

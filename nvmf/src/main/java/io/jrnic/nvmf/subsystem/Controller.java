@@ -41,10 +41,11 @@ final class Controller {
     private boolean gone;
     /** Admin and Fabrics commands seen, by name ("Identify CNS 01h"), for the teardown event. */
     private final Map<String, Integer> seen = new TreeMap<>();
-    long readCommands;
-    long writeCommands;
-    long blocksRead;
-    long blocksWritten;
+    /** The SMART / Health Information log's counters (log page 02h), counted by {@link #read} and {@link #wrote}. */
+    private long readCommands;
+    private long writeCommands;
+    private long blocksRead;
+    private long blocksWritten;
 
     Controller(NvmfTarget target, int cntlid, TargetQueue admin, Fabrics.ConnectData data, int kato) {
         this.target = target;
@@ -54,6 +55,34 @@ final class Controller {
         this.hostId = data.hostId();
         this.katoMillis = Integer.toUnsignedLong(kato);
         this.lastKeepAlive = System.nanoTime();
+    }
+
+    /** A Read of {@code nlb} blocks completed (the SMART log's Data Units Read and Host Read Commands). */
+    void read(long nlb) {
+        readCommands++;
+        blocksRead += nlb;
+    }
+
+    /** A Write of {@code nlb} blocks completed (Data Units Written, Host Write Commands). */
+    void wrote(long nlb) {
+        writeCommands++;
+        blocksWritten += nlb;
+    }
+
+    long readCommands() {
+        return readCommands;
+    }
+
+    long writeCommands() {
+        return writeCommands;
+    }
+
+    long blocksRead() {
+        return blocksRead;
+    }
+
+    long blocksWritten() {
+        return blocksWritten;
     }
 
     int cntlid() {

@@ -69,8 +69,7 @@ final class IoCommands {
             q.respond(i, sqe, Status.UNRECOVERED_READ_ERROR, 0);
             return;
         }
-        c.readCommands++;
-        c.blocksRead += nlb;
+        c.read(nlb);
         q.toHostFromSlot(i, sqe, length, 0);
     }
 
@@ -82,8 +81,7 @@ final class IoCommands {
             q.respond(i, sqe, Status.WRITE_FAULT, 0);
             return;
         }
-        c.writeCommands++;
-        c.blocksWritten += nlb;
+        c.wrote(nlb);
         q.respond(i, sqe, Status.SUCCESS, 0);
     }
 }

@@ -165,7 +165,7 @@ public final class NvmfTarget implements AutoCloseable {
         }
         TargetQueue q;
         try {
-            q = new TargetQueue(this, pd.qid(), pd.hsqsize(), pd.hrqsize());
+            q = new TargetQueue(this, pd.qid(), pd.hsqsize()); // HRQSIZE checked above; the receives follow HSQSIZE
         } catch (RuntimeException e) {
             event("reject " + req.remoteAddress() + ": no resources: " + e);
             req.reject(new CmPrivateData.Reject(CmPrivateData.RECFMT_1_0, CmPrivateData.NO_RESOURCES).encode());

@@ -40,7 +40,7 @@ final class TargetQueue {
     private boolean released;
     private final long created = System.nanoTime();
 
-    TargetQueue(NvmfTarget target, int qid, int hsqsize, int hrqsize) {
+    TargetQueue(NvmfTarget target, int qid, int hsqsize) {
         this.target = target;
         this.qid = qid;
         this.hsqsize = hsqsize;
