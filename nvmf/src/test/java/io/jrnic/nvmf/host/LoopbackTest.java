@@ -120,6 +120,28 @@ class LoopbackTest {
         }
     }
 
+    @Test
+    void theSmartLogCountsTheHostsReadAndWriteCommands() throws Exception {
+        try (RdmaDevice td = Rdma.open("soft"); RdmaDevice hd = Rdma.open("soft");
+                Namespace ns = Namespace.memory(1 << 20, 512);
+                NvmfTarget target = NvmfTarget.start(td, LO, NvmfTarget.Config.defaults(NQN), ns);
+                NvmfHost host = NvmfHost.connect(hd, target.address(), NvmfHost.Options.defaults(NQN).ioQueues(1))) {
+            for (int k = 0; k < 3; k++) {
+                host.write(k * 8L, ByteBuffer.wrap(new byte[4096])).get(10, TimeUnit.SECONDS);
+            }
+            for (int k = 0; k < 5; k++) {
+                host.read(k * 2L, ByteBuffer.allocate(1024)).get(10, TimeUnit.SECONDS);
+            }
+            ByteBuffer smart = le(512);
+            assertTrue(host.adminCommand(new io.jrnic.nvmf.wire.Sqe().opcode(Opcodes.ADMIN_GET_LOG_PAGE)
+                    .nsid(0xFFFFFFFF).cdw(10, Opcodes.LOG_SMART | (512 / 4 - 1) << 16), smart).isSuccess());
+            assertEquals(5, smart.getLong(64), "host read commands");
+            assertEquals(3, smart.getLong(80), "host write commands");
+            assertEquals(1, smart.getLong(32), "data units read: 10 blocks of 512 octets, rounded up to one unit");
+            assertEquals(1, smart.getLong(48), "data units written: 24 blocks");
+        }
+    }
+
     static String nul(ByteBuffer b, int at) {
         int n = 0;
         while (b.get(at + n) != 0) {
