@@ -113,9 +113,7 @@ class LoopbackTest {
             assertEquals(2, desc.get(0)); // NIDT NGUID
             assertEquals(16, desc.get(1));
             assertEquals(3, desc.get(20)); // NIDT UUID
-            ByteBuffer smart = le(512);
-            assertTrue(host.adminCommand(new io.jrnic.nvmf.wire.Sqe().opcode(Opcodes.ADMIN_GET_LOG_PAGE)
-                    .nsid(0xFFFFFFFF).cdw(10, Opcodes.LOG_SMART | (512 / 4 - 1) << 16), smart).isSuccess());
+            ByteBuffer smart = smartLog(host);
             assertEquals(100, smart.get(3)); // available spare
         }
     }
@@ -132,14 +130,20 @@ class LoopbackTest {
             for (int k = 0; k < 5; k++) {
                 host.read(k * 2L, ByteBuffer.allocate(1024)).get(10, TimeUnit.SECONDS);
             }
-            ByteBuffer smart = le(512);
-            assertTrue(host.adminCommand(new io.jrnic.nvmf.wire.Sqe().opcode(Opcodes.ADMIN_GET_LOG_PAGE)
-                    .nsid(0xFFFFFFFF).cdw(10, Opcodes.LOG_SMART | (512 / 4 - 1) << 16), smart).isSuccess());
+            ByteBuffer smart = smartLog(host);
             assertEquals(5, smart.getLong(64), "host read commands");
             assertEquals(3, smart.getLong(80), "host write commands");
             assertEquals(1, smart.getLong(32), "data units read: 10 blocks of 512 octets, rounded up to one unit");
             assertEquals(1, smart.getLong(48), "data units written: 24 blocks");
         }
+    }
+
+    /** Get Log Page, SMART / Health Information (02h), 512 octets, controller-wide. */
+    private static ByteBuffer smartLog(NvmfHost host) throws Exception {
+        ByteBuffer smart = le(512);
+        assertTrue(host.adminCommand(new io.jrnic.nvmf.wire.Sqe().opcode(Opcodes.ADMIN_GET_LOG_PAGE)
+                .nsid(0xFFFFFFFF).cdw(10, Opcodes.LOG_SMART | (512 / 4 - 1) << 16), smart).isSuccess());
+        return smart;
     }
 
     static String nul(ByteBuffer b, int at) {
