@@ -134,8 +134,7 @@ final class AdminCommands {
         long length = numd * 4;
         ByteBuffer page = switch (lid) {
             case Opcodes.LOG_ERROR -> IdentifyData.le(64);
-            case Opcodes.LOG_SMART -> IdentifyData.smartLog(units(c.blocksRead(), c), units(c.blocksWritten(), c),
-                    c.readCommands(), c.writeCommands());
+            case Opcodes.LOG_SMART -> c.smartLog();
             case Opcodes.LOG_FIRMWARE_SLOT -> IdentifyData.firmwareLog();
             case Opcodes.LOG_CHANGED_NS -> IdentifyData.le(4096);
             default -> null;
@@ -149,12 +148,6 @@ final class AdminCommands {
             out.put(page.position((int) offset).limit((int) Math.min(page.capacity(), offset + length)));
             q.toHost(i, sqe, out.clear(), 0);
         }
-    }
-
-    /** Data units of the SMART log: thousands of 512-octet units, rounded up. */
-    private static long units(long blocks, Controller c) {
-        long bytes = blocks * c.target().namespace().blockSize();
-        return (bytes / 512 + 999) / 1000;
     }
 
     /** Set Features (section 5.21): Number of Queues, Keep Alive Timer, Async Event Configuration, VWC. */

@@ -1,6 +1,7 @@
 package io.jrnic.nvmf.subsystem;
 
 import io.jrnic.nvmf.wire.Fabrics;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -69,20 +70,15 @@ final class Controller {
         blocksWritten += nlb;
     }
 
-    long readCommands() {
-        return readCommands;
+    /** The SMART / Health Information log (02h) of this controller's counters. */
+    ByteBuffer smartLog() {
+        return IdentifyData.smartLog(units(blocksRead), units(blocksWritten), readCommands, writeCommands);
     }
 
-    long writeCommands() {
-        return writeCommands;
-    }
-
-    long blocksRead() {
-        return blocksRead;
-    }
-
-    long blocksWritten() {
-        return blocksWritten;
+    /** Data units of the SMART log: thousands of 512-octet units, rounded up. */
+    private long units(long blocks) {
+        long bytes = blocks * target.namespace().blockSize();
+        return (bytes / 512 + 999) / 1000;
     }
 
     int cntlid() {

@@ -17,7 +17,10 @@ import java.io.IOException;
  * per write once warm (the iovec array is made at the first gathered payload and kept while the stream is bound).
  */
 final class InPlaceGather {
-    /** Payload runs per write: a 64 KiB batch holds at most 16 of {@link FpduFraming#ZERO_COPY_MIN}, plus its tail. */
+    /**
+     * Payload runs per write: a batch closes at 64 KiB (16 runs of {@link FpduFraming#ZERO_COPY_MIN}), or at the end
+     * of a message whose rest fits (more); past this many runs the batch's payloads are copied ({@link #room}).
+     */
     static final int MAX_RUNS = 32;
 
     /** The write's pieces in stream order: batch ranges (glue) and payload runs. */

@@ -17,8 +17,9 @@ import java.util.ArrayDeque;
  * Where the {@link Transmitter}'s octets go, in stream order (RFC 5044 section 4: FPDUs back to back on one TCP
  * stream): reused batch buffers written to the channel; zero-copy payload slices of registered memory between small
  * head/tail buffers, whose work requests complete by a {@link WireMark} once their bytes left the outbound buffer;
- * and, for a posting thread transmitting in place, the socket itself, with a hand-over of what it did not take that
- * the event loop writes before anything else; the backpressure stall and its timeout are the {@link TransmitStall}'s.
+ * and, for a posting thread transmitting in place, the socket itself (one gathering write per batch of its heads and
+ * tails and the payloads where they lie, {@link InPlaceGather}), with a hand-over of what it did not take that the
+ * event loop writes before anything else; the backpressure stall and its timeout are the {@link TransmitStall}'s.
  * All under the QP's lock.
  */
 final class TxWire {
