@@ -86,7 +86,7 @@ public final class SiwGuest implements AutoCloseable {
         Path qemuBin = SiwImage.qemu().orElseThrow(() -> new IOException("qemu-system-x86_64 not found"));
         List<String> cmd = List.of(qemuBin.toString(), "-accel", "tcg", "-m", String.valueOf(config.memoryMb()),
                 "-smp", "1", "-nographic", "-no-reboot", "-monitor", "none",
-                "-kernel", image.kernel().toString(), "-initrd", image.initramfs().toString(),
+                "-kernel", image.bootKernel().toString(), "-initrd", image.initramfs().toString(),
                 "-append", config.kernelCommandLine(),
                 "-netdev", "tap,id=n0,ifname=" + NetNamespace.TAP + ",script=no,downscript=no",
                 "-device", "virtio-net-pci,netdev=n0,mac=52:54:00:6a:72:01,romfile=",

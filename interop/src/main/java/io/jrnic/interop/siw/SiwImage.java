@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A guest image made by interop/siw-guest/build-image.sh: {@code vmlinuz}, {@code initramfs.img}
- * and {@code versions.txt} in one directory of the cache.
+ * and {@code versions.txt} in one directory of the cache ({@code vmlinux}, the kernel uncompressed, is made there
+ * at the first boot: {@link #bootKernel()}).
  */
 public record SiwImage(Path dir) {
     /** Where the build script is, relative to the repository root. */
@@ -20,6 +21,14 @@ public record SiwImage(Path dir) {
 
     public Path kernel() {
         return dir.resolve("vmlinuz");
+    }
+
+    /**
+     * The kernel QEMU is given: the uncompressed PVH ELF made from {@link #kernel()} (and kept beside it), or the
+     * bzImage itself where that cannot be made or {@code -Djrnic.siw.pvh=false} ({@link PvhKernel}).
+     */
+    public Path bootKernel() {
+        return PvhKernel.forBoot(this);
     }
 
     public Path initramfs() {
