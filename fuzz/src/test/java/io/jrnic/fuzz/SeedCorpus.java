@@ -1,5 +1,18 @@
 package io.jrnic.fuzz;
 
+import static io.jrnic.fuzz.SeedFrames.ascii;
+import static io.jrnic.fuzz.SeedFrames.bytes;
+import static io.jrnic.fuzz.SeedFrames.cat;
+import static io.jrnic.fuzz.SeedFrames.encode;
+import static io.jrnic.fuzz.SeedFrames.fpdu;
+import static io.jrnic.fuzz.SeedFrames.fpduStream;
+import static io.jrnic.fuzz.SeedFrames.replyTo;
+import static io.jrnic.fuzz.SeedFrames.requestOf;
+import static io.jrnic.fuzz.SeedFrames.siwLayout;
+import static io.jrnic.fuzz.SeedFrames.tagged;
+import static io.jrnic.fuzz.SeedFrames.terminate;
+import static io.jrnic.fuzz.SeedFrames.untagged;
+
 import io.jrnic.interop.decode.SiwCaptures;
 import io.jrnic.ddp.DdpControl;
 import io.jrnic.ddp.DdpError;
@@ -7,10 +20,8 @@ import io.jrnic.interop.pcap.TcpConversationWriter;
 import io.jrnic.mpa.FpduEncoder;
 import io.jrnic.mpa.MpaInitiator;
 import io.jrnic.mpa.MpaOptions;
-import io.jrnic.mpa.MpaResponder;
 import io.jrnic.mpa.MpaSetupFrame;
 import io.jrnic.mpa.MpaV2Words;
-import io.jrnic.mpa.Outcome;
 import io.jrnic.rdmap.RdmapControl;
 import io.jrnic.rdmap.RdmapError;
 import io.jrnic.rdmap.RdmapOpcode;
@@ -21,7 +32,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -31,7 +41,7 @@ import java.util.Map;
 /**
  * The generated seed inputs of every fuzz target, built with the real encoders and negotiators,
  * keyed by their path under the resources root: {@code io/jrnic/fuzz/<Class>Inputs/<method>/seed-<name>}.
- * {@link SeedCorpusTest} proves the committed files equal these.
+ * {@link SeedCorpusTest} proves the committed files equal these. The protocol units are {@link SeedFrames}'s.
  */
 final class SeedCorpus {
     static final String ROOT = "io/jrnic/fuzz/";
@@ -106,35 +116,6 @@ final class SeedCorpus {
         }
     }
 
-    private static byte[] requestOf(MpaOptions options) {
-        ByteBuf b = new MpaInitiator(options).request();
-        try {
-            return bytes(b);
-        } finally {
-            b.release();
-        }
-    }
-
-    private static byte[] replyTo(MpaOptions initiatorOptions, MpaOptions responderOptions, boolean reject) {
-        MpaResponder responder = new MpaResponder(responderOptions);
-        ByteBuf request = new MpaInitiator(initiatorOptions).request();
-        try {
-            Outcome o = responder.feed(request);
-            if (o.status() != Outcome.Status.REQUEST_RECEIVED) {
-                throw new IllegalStateException("seed handshake: " + o);
-            }
-        } finally {
-            request.release();
-        }
-        Outcome answer = reject ? responder.reject(ascii("busy")) : responder.accept();
-        ByteBuf reply = answer.toSend();
-        try {
-            return bytes(reply);
-        } finally {
-            reply.release();
-        }
-    }
-
     private void fpdus() {
         String t = "FpduDecoderFuzzTest";
         int[][] configs = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {3 | 8, 127}};
@@ -179,24 +160,6 @@ final class SeedCorpus {
                 .bytes(chunkSizes(0)).toByteArray());
     }
 
-    /** One FPDU with a {@code length}-byte ULPDU starting at stream position {@code start}. */
-    static byte[] fpduStream(boolean crc, boolean markers, long start, int length) {
-        FpduEncoder enc = new FpduEncoder(crc, markers, start);
-        byte[] ulpdu = new byte[length];
-        for (int i = 0; i < length; i++) {
-            ulpdu[i] = (byte) (i * 7 + 1);
-        }
-        ByteBuf src = Unpooled.wrappedBuffer(ulpdu);
-        ByteBuf out = Unpooled.buffer();
-        try {
-            enc.encode(src, out);
-            return bytes(out);
-        } finally {
-            src.release();
-            out.release();
-        }
-    }
-
     // --- RDMAP / DDP -----------------------------------------------------------------------
 
     private void rdmap() {
@@ -234,16 +197,6 @@ final class SeedCorpus {
                 .bytes(sendUlpdu).toByteArray());
         put(t, "roundTrip", "ddp-tagged-rdmap", new SeedWriter().u8(0x11).u8(0x00).u8(0x0E | 0x30).u16(14)
                 .u32(0xFFFF_FFFFL).bytes(writeUlpdu).bytes(new byte[28]).toByteArray());
-    }
-
-    /** siw's little-endian bitfield layout of the Terminate Control (see TerminateDecoder). */
-    private static byte[] siwLayout(byte[] ulpdu) {
-        byte[] b = ulpdu.clone();
-        int c = 18;
-        b[c] = (byte) ((b[c] & 0xFF) >>> 4 | (b[c] & 0x0F) << 4);
-        int f = b[c + 2] & 0xFF;
-        b[c + 2] = (byte) (((f & 0x80) != 0 ? 1 : 0) | ((f & 0x40) != 0 ? 2 : 0) | ((f & 0x20) != 0 ? 4 : 0));
-        return b;
     }
 
     private void ddp() {
@@ -351,80 +304,7 @@ final class SeedCorpus {
         return out.toByteArray();
     }
 
-    private static byte[] fpdu(FpduEncoder enc, byte[] ulpdu) {
-        ByteBuf src = Unpooled.wrappedBuffer(ulpdu);
-        ByteBuf out = Unpooled.buffer();
-        try {
-            enc.encode(src, out);
-            return bytes(out);
-        } finally {
-            src.release();
-            out.release();
-        }
-    }
-
-    // --- helpers ---------------------------------------------------------------------------
-
-    static byte[] untagged(RdmapOpcode op, long qn, long msn, long mo, byte[] rest) {
-        ByteBuf b = Unpooled.buffer();
-        try {
-            b.writeShort(RdmapControl.controlWord(op, true)).writeInt(0).writeInt((int) qn).writeInt((int) msn)
-                    .writeInt((int) mo).writeBytes(rest);
-            return bytes(b);
-        } finally {
-            b.release();
-        }
-    }
-
-    static byte[] tagged(RdmapOpcode op, int stag, long to, byte[] payload) {
-        ByteBuf b = Unpooled.buffer();
-        try {
-            b.writeShort(RdmapControl.controlWord(op, true)).writeInt(stag).writeLong(to).writeBytes(payload);
-            return bytes(b);
-        } finally {
-            b.release();
-        }
-    }
-
-    static byte[] terminate(Terminate t, long msn) {
-        ByteBuf b = Unpooled.buffer();
-        try {
-            t.encode(b, msn);
-            return bytes(b);
-        } finally {
-            b.release();
-        }
-    }
-
-    private static byte[] encode(MpaSetupFrame f) {
-        ByteBuf b = Unpooled.buffer();
-        try {
-            f.encode(b);
-            return bytes(b);
-        } finally {
-            b.release();
-        }
-    }
-
     private static byte[] chunkSizes(int... sizes) {
         return Chunks.writeSizes(new SeedWriter(), sizes).toByteArray();
-    }
-
-    static byte[] bytes(ByteBuf b) {
-        byte[] out = new byte[b.readableBytes()];
-        b.getBytes(b.readerIndex(), out);
-        return out;
-    }
-
-    static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    static byte[] cat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) {
-            out.writeBytes(p);
-        }
-        return out.toByteArray();
     }
 }

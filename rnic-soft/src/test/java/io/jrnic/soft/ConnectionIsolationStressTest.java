@@ -2,27 +2,15 @@ package io.jrnic.soft;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jrnic.verbs.AcceptOptions;
 import io.jrnic.verbs.AsyncEvent;
 import io.jrnic.verbs.AsyncEventType;
-import io.jrnic.verbs.Completion;
 import io.jrnic.verbs.CompletionQueue;
-import io.jrnic.verbs.ConnectOptions;
-import io.jrnic.verbs.Connection;
-import io.jrnic.verbs.ConnectionManager;
-import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.QpState;
 import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -47,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * <p>Default run: 8 pairs for 3 s (about 5 s in all). Longer: {@code ./mvnw -B test -pl rnic-soft -am
  * -Dtest=ConnectionIsolationStressTest -Djrnic.isolationSeconds=30 -Djrnic.isolationPairs=32
  * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Djrnic.isolationResets=N} resets per second, default 30).
+ * Fixtures: {@link PairSetup} connects the pairs, {@link BusyPollers} polls the CQs, {@link IsolationTally} counts.
  */
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
 class ConnectionIsolationStressTest {
@@ -60,21 +49,17 @@ class ConnectionIsolationStressTest {
     private static final AtomicLong IDS = new AtomicLong();
 
     private final IsolationTally tally = new IsolationTally();
-    private final Map<Long, IsolatedPair> connecting = new ConcurrentHashMap<>();
     private final IsolatedPair[] pairs = new IsolatedPair[PAIRS];
-    /** Direct source memory of pairs closed, for the next ones (a pair reset still transmits from its own). */
-    private final java.util.ArrayDeque<ByteBuffer> freeSources = new java.util.ArrayDeque<>();
     /** Reset pairs waiting for both QPs to leave RTS before they are closed, with when they were reset. */
     private final Map<IsolatedPair, Long> retiring = new java.util.LinkedHashMap<>();
-    /** Pairs connecting (driver thread only). */
-    private final Map<IsolatedPair, Opening> opening = new java.util.LinkedHashMap<>();
-    private final List<Thread> pollers = new ArrayList<>();
-    private volatile boolean polling = true;
+    private final BusyPollers pollers = new BusyPollers(tally,
+            TimeUnit.SECONDS.toNanos(SECONDS) + 4 * PHASE_NANOS + (long) PAIRS * PHASE_NANOS);
     private RdmaDevice devA;
     private RdmaDevice devB;
     private final CompletionQueue[] cqsA = new CompletionQueue[CQS];
     private final CompletionQueue[] cqsB = new CompletionQueue[CQS];
-    private Listener listener;
+    /** Sets the pairs up (B listens, CRC on). */
+    private PairSetup setup;
     /** Why the run stopped early: a hang, with its diagnostic. */
     private volatile String hang;
 
@@ -94,27 +79,25 @@ class ConnectionIsolationStressTest {
                 cqsA[i] = devA.createCq(16 * 1024);
                 cqsB[i] = devB.createCq(16 * 1024);
             }
-            ConnectionManager cmB = devB.connectionManager();
-            listener = cmB.listen(new InetSocketAddress("127.0.0.1", 0), ConnectOptions.defaults().crc(true));
-            listener.onConnectRequest(this::accept);
+            setup = new PairSetup(tally, devA, cqsA, devB, cqsB, PHASE_NANOS);
             for (int i = 0; i < PAIRS; i++) {
                 open(i);
             }
             long deadline = System.nanoTime() + PHASE_NANOS;
-            while (!opening.isEmpty() && System.nanoTime() < deadline) {
+            while (!setup.settled() && System.nanoTime() < deadline) {
                 admit();
                 Thread.sleep(1);
             }
             for (CompletionQueue cq : cqsA) {
-                startPoller(cq, "A");
+                pollers.start(cq, "A");
             }
             for (CompletionQueue cq : cqsB) {
-                startPoller(cq, "B");
+                pollers.start(cq, "B");
             }
             load();
             drain();
         } finally {
-            stopPollers();
+            pollers.stop(PHASE_NANOS, this::hang);
             for (IsolatedPair p : pairs) {
                 if (p != null) {
                     p.stop(0);
@@ -124,9 +107,8 @@ class ConnectionIsolationStressTest {
             for (IsolatedPair p : retiring.keySet()) {
                 p.close();
             }
-            for (IsolatedPair p : opening.keySet()) {
-                p.stop(0);
-                p.close();
+            if (setup != null) {
+                setup.closeAll();
             }
             if (devA != null) {
                 devA.close();
@@ -185,7 +167,7 @@ class ConnectionIsolationStressTest {
             return;
         }
         long deadline = System.nanoTime() + PHASE_NANOS;
-        while ((!retiring.isEmpty() || !opening.isEmpty()) && hang == null && System.nanoTime() < deadline) {
+        while ((!retiring.isEmpty() || !setup.settled()) && hang == null && System.nanoTime() < deadline) {
             retire();
             admit();
             Thread.sleep(1);
@@ -241,7 +223,7 @@ class ConnectionIsolationStressTest {
                 if (p.b.qp.state() == QpState.IDLE) {
                     tally.resetsSeenAsOrderlyClose.increment(); // reported, not asserted: a RST is an LLP error
                 }
-                dispose(p);
+                setup.dispose(p);
                 i.remove();
             } else if (now - e.getValue() > PHASE_NANOS) {
                 hang("a reset pair's QPs did not leave RTS in " + PHASE_NANOS / 1_000_000_000 + " s: " + p.describe());
@@ -250,86 +232,17 @@ class ConnectionIsolationStressTest {
         }
     }
 
-    /** Starts a new pair on {@code slot}: A's QP made, connecting (CRC on); {@link #admit} starts its traffic. */
+    /** Starts a new pair on {@code slot}; {@link #admit} starts its traffic once it is connected. */
     private void open(int slot) {
-        IsolatedPair p = new IsolatedPair(IDS.incrementAndGet(), slot, tally);
-        connecting.put(p.id, p);
-        try {
-            ByteBuffer source = freeSources.poll();
-            p.openInitiator(devA, cqsA[slot % CQS],
-                    source != null ? source : ByteBuffer.allocateDirect(IsolatedPair.SLOTS * IsolatedPair.SLOT));
-            p.cm = devA.connectionManager();
-            byte[] tag = ByteBuffer.allocate(8).putLong(p.id).array();
-            CompletableFuture<Connection> up = p.cm.connect(listener.localAddress(), p.a.qp,
-                    ConnectOptions.defaults().crc(true).privateData(tag)).thenCombine(p.accepted, (c, accepted) -> c);
-            opening.put(p, new Opening(up, System.nanoTime()));
-        } catch (RuntimeException e) {
-            tally.exception(p + " set-up", e);
-            connecting.remove(p.id);
-            dispose(p);
-        }
+        setup.open(new IsolatedPair(IDS.incrementAndGet(), slot, tally));
     }
 
-    /** A set-up under way and when it started. */
-    private record Opening(CompletableFuture<Connection> up, long started) {
-    }
-
-    /**
-     * Starts the traffic of the pairs whose set-up completed (both sides connected and accepted): they take their
-     * slot. A set-up that failed, or did not complete within PHASE_NANOS, is a set-up failure.
-     */
+    /** The pairs whose set-up completed take their slot and start their traffic. */
     private void admit() throws InterruptedException {
-        long now = System.nanoTime();
-        for (java.util.Iterator<Map.Entry<IsolatedPair, Opening>> i = opening.entrySet().iterator(); i.hasNext(); ) {
-            Map.Entry<IsolatedPair, Opening> e = i.next();
-            IsolatedPair p = e.getKey();
-            CompletableFuture<Connection> up = e.getValue().up();
-            if (up.isDone() && !up.isCompletedExceptionally()) {
-                i.remove();
-                if (!up.join().crc()) {
-                    tally.note(tally.setupFailures, p + ": MPA CRC not in use");
-                }
-                tally.connections.increment();
-                pairs[p.slot] = p;
-                p.start();
-            } else if (up.isDone() || now - e.getValue().started() > PHASE_NANOS) {
-                i.remove();
-                String why = up.isDone() ? up.handle((c, x) -> String.valueOf(x)).join() : "not done in time";
-                tally.note(tally.setupFailures, p + ": set-up failed: " + why);
-                connecting.remove(p.id);
-                p.stop(0);
-                dispose(p);
-            }
-        }
-    }
-
-    /** Closes a pair that will not be used again and keeps its source memory for the next. */
-    private void dispose(IsolatedPair p) {
-        p.close();
-        if (p.sourceMemory() != null) {
-            freeSources.add(p.sourceMemory());
-        }
-    }
-
-    /** B's side of a pair, on B's event thread: the initiator's private data names the pair. */
-    private void accept(io.jrnic.verbs.ConnectRequest req) {
-        IsolatedPair p = null;
-        try {
-            long id = ByteBuffer.wrap(req.privateData()).getLong();
-            p = connecting.remove(id);
-            if (p == null) {
-                tally.note(tally.setupFailures, "connect request for unknown pair " + id);
-                req.reject();
-                return;
-            }
-            req.accept(p.openResponder(devB, cqsB[p.slot % CQS]), AcceptOptions.defaults());
-            p.accepted.complete(null);
-        } catch (RuntimeException e) {
-            tally.exception("accept", e);
-            if (p != null) {
-                p.accepted.completeExceptionally(e);
-            }
-        }
+        setup.admit(p -> {
+            pairs[p.slot] = p;
+            p.start();
+        });
     }
 
     private void event(AsyncEvent e) {
@@ -339,57 +252,6 @@ class ConnectionIsolationStressTest {
             }
         } else if (e.type() == AsyncEventType.CQ_OVERFLOW || e.type() == AsyncEventType.DEVICE_FATAL) {
             tally.note(tally.untouchedFailures, "event " + e);
-        }
-    }
-
-    private void startPoller(CompletionQueue cq, String side) {
-        Thread t = new Thread(() -> poll(cq), "isolation-poller-" + side + pollers.size());
-        t.setDaemon(true);
-        pollers.add(t);
-        t.start();
-    }
-
-    /** Busy-polls {@code cq} until told to stop (bounded by the run's length and its phases). */
-    private void poll(CompletionQueue cq) {
-        Completion[] batch = Completion.array(32);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS) + 4 * PHASE_NANOS
-                + (long) PAIRS * PHASE_NANOS;
-        while (polling && System.nanoTime() < deadline) {
-            int n;
-            try {
-                n = cq.poll(batch);
-            } catch (RuntimeException e) {
-                tally.exception("poll", e);
-                continue;
-            }
-            for (int i = 0; i < n; i++) {
-                Completion c = batch[i];
-                if (c.qpContext() instanceof IsolatedPair.End end) {
-                    try {
-                        end.pair.completed(end, c);
-                    } catch (RuntimeException e) {
-                        tally.exception(end + " completion", e);
-                    }
-                }
-            }
-            if (n == 0) {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    private void stopPollers() throws InterruptedException {
-        polling = false;
-        long deadline = System.nanoTime() + PHASE_NANOS;
-        for (Thread t : pollers) {
-            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            if (t.isAlive()) {
-                StringBuilder s = new StringBuilder(t.getName() + " did not stop:");
-                for (StackTraceElement e : t.getStackTrace()) {
-                    s.append("\n\tat ").append(e);
-                }
-                hang(s.toString());
-            }
         }
     }
 

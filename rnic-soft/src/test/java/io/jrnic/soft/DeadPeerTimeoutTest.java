@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@link ConnectOptions#deadPeerTimeout}: the kernel's keepalive and user timeout on both ends' sockets, set from each
  * side's own options (the listener's for an accepted stream). That the kernel then ends a stream whose peer went
- * silent is shown across two network namespaces with the link cut (cli's {@code TwoHostTest}): loopback cannot lose
+ * silent is shown across two network namespaces with the link cut (cli's {@code TwoHostFaultTest}): loopback cannot lose
  * a peer without a reset.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

@@ -1,5 +1,13 @@
 package io.jrnic.soft;
 
+import static io.jrnic.soft.TaggedMessage.backLength;
+import static io.jrnic.soft.TaggedMessage.fill;
+import static io.jrnic.soft.TaggedMessage.filled;
+import static io.jrnic.soft.TaggedMessage.getLong;
+import static io.jrnic.soft.TaggedMessage.putLong;
+import static io.jrnic.soft.TaggedMessage.sendLength;
+import static io.jrnic.soft.TaggedMessage.writeLength;
+
 import io.jrnic.verbs.Access;
 import io.jrnic.verbs.Completion;
 import io.jrnic.verbs.CompletionOpcode;
@@ -21,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One connection pair of {@link ConnectionIsolationStressTest}, with its identity {@link #id} (unique in the run) in
- * every message. Message {@code s} is an RDMA WRITE of 16 B..8 KiB into B's target region at slot {@code s % SLOTS}
+ * every message ({@link TaggedMessage}: the tag, lengths and pattern). Message {@code s} is an RDMA WRITE of 16 B..8 KiB into B's target region at slot {@code s % SLOTS}
  * followed by a SEND of 16..256 B, both starting with the tag ({@code id}, {@code s}) and filled with a pattern of
  * (id, s); B checks the SEND and the WRITE before it (RDMAP orders placement: the WRITE landed before the SEND
  * completes), reposts the receive, and answers the same way: a tagged WRITE of 16 B..8 KiB into A's region, then a
@@ -227,11 +235,7 @@ final class IsolatedPair {
             putLong(acksOut, ack, id);
             putLong(acksOut, ack + 8, seq);
             int backLength = backLength(id, seq);
-            putLong(backSource, toff, id);
-            putLong(backSource, toff + 8, seq);
-            for (int i = 16; i < backLength; i++) {
-                backSource[toff + i] = fill(id, seq, i);
-            }
+            TaggedMessage.write(backSource, toff, backLength, id, seq);
             io.jrnic.verbs.RemoteBuffer back = backBuffer;
             post(b, () -> {
                 b.qp.postRecv(RecvWr.of(k, recvMr.sge(off, RECV)));
@@ -372,44 +376,5 @@ final class IsolatedPair {
     @Override
     public String toString() {
         return "pair " + id;
-    }
-
-    static int writeLength(long id, long seq) {
-        return 16 + (int) Math.floorMod(mix(id, seq), SLOT - 15L);
-    }
-
-    static int backLength(long id, long seq) {
-        return writeLength(~id, seq);
-    }
-
-    static int sendLength(long id, long seq) {
-        return 16 + (int) Math.floorMod(mix(seq, id), RECV - 15L);
-    }
-
-    private static long mix(long x, long y) {
-        long h = x * 0x9E3779B97F4A7C15L + y;
-        return h ^ (h >>> 29);
-    }
-
-    static byte fill(long id, long seq, int i) {
-        return (byte) (id * 31 + seq * 7 + i * 13);
-    }
-
-    private static boolean filled(byte[] b, int off, int length, long seq) {
-        long tag = getLong(b, off);
-        for (int i = 16; i < length; i++) {
-            if (b[off + i] != fill(tag, seq, i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static long getLong(byte[] b, int off) {
-        return ByteBuffer.wrap(b).getLong(off);
-    }
-
-    private static void putLong(byte[] b, int off, long v) {
-        ByteBuffer.wrap(b).putLong(off, v);
     }
 }

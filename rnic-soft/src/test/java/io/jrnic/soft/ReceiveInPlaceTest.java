@@ -1,5 +1,8 @@
 package io.jrnic.soft;
 
+import static io.jrnic.soft.SpinningConsumer.drain;
+import static io.jrnic.soft.SpinningConsumer.pingPong;
+import static io.jrnic.soft.SpinningConsumer.spin;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Receive in place: a thread polling an empty CQ reads the stream itself (CompletionQueue.poll/progress) instead
- * of waiting for the event loop; its reads and the loop's take the stream's bytes in order (LoopReadGate).
+ * of waiting for the event loop; its reads and the loop's take the stream's bytes in order (LoopReadGate). The loop's
+ * watchdog during a take-over: {@link ReceiveInPlaceWatchdogTest}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReceiveInPlaceTest {
@@ -35,7 +39,7 @@ class ReceiveInPlaceTest {
         Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
         try (SoftPair p = new SoftPair()) {
             p.connB();
-            EchoPingPong.run(p, MSGS, SIZE, ReceiveInPlaceTest::spin);
+            EchoPingPong.run(p, MSGS, SIZE, SpinningConsumer::spin);
             long a = p.a.dev.stats().counter("rxInPlace");
             long b = p.b.dev.stats().counter("rxInPlace");
             System.out.println("ReceiveInPlaceTest: reads in place A " + a + ", B " + b + " of " + MSGS + " messages each");
@@ -140,142 +144,6 @@ class ReceiveInPlaceTest {
     }
 
     /**
-     * While pollers own the reads (the loop's auto-read off, its watchdog looking every millisecond), one poller held
-     * inside its read holds the QP's lock while another keeps polling. The watchdog finds the lock taken and looks
-     * again at its next turn: the loop goes on serving its other work (it used to wait for the lock at every turn;
-     * the requester's loop of a two-host READ waited there 1,200 times a second).
-     */
-    @Test
-    void theWatchdogDoesNotHoldTheLoopBehindAPollersRead() throws Exception {
-        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
-        try (SoftPair p = new SoftPair()) {
-            p.connB();
-            MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
-            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
-            io.netty.channel.Channel stream = SoftPair.engineOf(p.a.qp).channel();
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-            java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
-            Runnable poll = () -> {
-                Completion[] mine = Completion.array(4);
-                while (!stop.get()) {
-                    received.addAndGet(p.a.cq.poll(mine));
-                }
-            };
-            Thread first = new Thread(poll, "poller-1");
-            Thread second = new Thread(poll, "poller-2");
-            first.setDaemon(true); // a failed assertion leaves them to stop with the JVM
-            second.setDaemon(true);
-            int posted = 0;
-            boolean checked = false;
-            for (int i = 0; i < 400; i++) {
-                p.a.qp.postRecv(RecvWr.of(i, aBuf.sge(0, SIZE))); // more than B sends: empty polls read
-            }
-            first.start();
-            second.start();
-            for (int attempt = 0; attempt < 5 && !checked; attempt++) {
-                // B's messages, read by A's two spinning pollers, until they take the reads from the loop
-                int now = 0;
-                while (posted < 300 && (now++ < 8 || stream.config().isAutoRead())) {
-                    p.b.qp.postSend(SendWr.send().id(posted++).local(bBuf.sge(0, SIZE)).signaled(false));
-                    Thread.sleep(1);
-                }
-                java.util.concurrent.CountDownLatch inRead = new java.util.concurrent.CountDownLatch(1);
-                java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-                java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
-                java.util.concurrent.atomic.AtomicBoolean pollersRead = new java.util.concurrent.atomic.AtomicBoolean();
-                InPlaceProbe.beforeRead(ch -> {
-                    if (ch == stream && armed.compareAndSet(false, true)) {
-                        pollersRead.set(!ch.config().isAutoRead()); // under the lock: stays so while held
-                        inRead.countDown();
-                        try {
-                            release.await(20, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                });
-                try {
-                    assertTrue(inRead.await(10, TimeUnit.SECONDS), "no poller read in place");
-                    if (pollersRead.get()) { // else the loop had the reads back already: no watchdog to check
-                        Thread.sleep(20); // its turns come while one poller holds the lock and the other polls
-                        io.netty.util.concurrent.Future<?> ran = stream.eventLoop().submit(() -> { });
-                        assertTrue(ran.await(5, TimeUnit.SECONDS), "the loop waited for the QP's lock behind a poller's read");
-                        checked = true;
-                    }
-                } finally {
-                    release.countDown();
-                    InPlaceProbe.beforeRead(null);
-                }
-            }
-            assertTrue(checked, "no poller was held in a read while the pollers had the reads");
-            // one more message, and every one of B's arrives at A
-            p.b.qp.postSend(SendWr.send().id(posted++).local(bBuf.sge(0, SIZE)).signaled(false));
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (received.get() < posted && System.nanoTime() < end) {
-                Thread.sleep(1);
-            }
-            stop.set(true);
-            first.join(10_000);
-            second.join(10_000);
-            assertEquals(posted, received.get(), "receives completed at A");
-        }
-    }
-
-    /**
-     * While a poller owns the reads, the loop's watchdog looks every millisecond: one periodic timer for the whole
-     * take-over, so its turns allocate nothing on the loop (a timer task scheduled anew at each turn allocated
-     * ~16 KiB in these 300 ms).
-     */
-    @Test
-    void theWatchdogAllocatesNothingPerTurn() throws Exception {
-        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
-        try (SoftPair p = new SoftPair()) {
-            p.connB();
-            MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
-            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
-            io.netty.channel.Channel stream = SoftPair.engineOf(p.a.qp).channel();
-            long loopThread = stream.eventLoop().submit(() -> Thread.currentThread().getId()).get(10, TimeUnit.SECONDS);
-            Completion[] c = Completion.array(4);
-            // one receive more than the ping-pongs fill stays posted on A (a poll reads in place only for a QP that
-            // awaits something; receives fill in order, and each ping-pong posts one and fills one)
-            p.a.qp.postRecv(RecvWr.of(9999, aBuf.sge(0, SIZE)));
-            // a window counts only if the take-over lasted through it: a poller descheduled for over 1 ms (a loaded
-            // machine) rightly hands the reads back, and the loop's work then is not the watchdog's
-            long allocated = -1;
-            for (int attempt = 0; attempt < 5 && allocated < 0; attempt++) {
-                // spinning ping-pongs until A's poller takes the reads (as in the test above: up to 10 rounds)
-                for (int round = 0; round < 10 && stream.config().isAutoRead(); round++) {
-                    pingPong(p, 200, aBuf, bBuf, c);
-                }
-                // this thread goes on polling A's empty CQ: the take-over lasts, the watchdog turns every millisecond
-                spinPolls(p.a, c, 50); // the last messages' work on the loop done
-                if (stream.config().isAutoRead()) {
-                    continue;
-                }
-                long before = threads.getThreadAllocatedBytes(loopThread);
-                spinPolls(p.a, c, 300);
-                long after = threads.getThreadAllocatedBytes(loopThread);
-                if (!stream.config().isAutoRead()) {
-                    allocated = after - before;
-                }
-            }
-            Assumptions.assumeTrue(allocated >= 0, "no take-over lasted through a 300 ms window (a loaded machine)");
-            assertTrue(allocated < 2048, "the loop allocated " + allocated + " B in 300 ms of watchdog turns");
-        }
-    }
-
-    /** Polls {@code s}'s CQ (empty: nothing was sent) for {@code millis}. */
-    private static void spinPolls(SoftPair.Side s, Completion[] c, long millis) {
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (System.nanoTime() < end) {
-            assertEquals(0, s.cq.poll(c));
-        }
-    }
-
-    /**
      * A poll's turn reads on while its reads come back full (a placed payload's rest, then the next FPDU's head, then
      * its payload), at most {@code READS_PER_TURN} (8) reads, instead of returning to the caller after each: RDMA
      * Writes of 64 KiB into direct memory, each placed from the socket in two 32 KiB FPDUs, streamed to a spinning
@@ -362,26 +230,6 @@ class ReceiveInPlaceTest {
         }
     }
 
-    /** {@code n} round trips: A sends, B echoes, both spinning on their CQs. */
-    private static void pingPong(SoftPair p, int n, MemoryRegion aBuf, MemoryRegion bBuf, Completion[] c) {
-        for (int i = 0; i < n; i++) {
-            p.a.qp.postRecv(RecvWr.of(i, aBuf.sge(0, SIZE)));
-            p.b.qp.postRecv(RecvWr.of(i, bBuf.sge(0, SIZE)));
-            p.a.qp.postSend(SendWr.send().id(i).local(aBuf.sge(0, SIZE)));
-            awaitRecv(p.b, c);
-            p.b.qp.postSend(SendWr.send().id(i).local(bBuf.sge(0, SIZE)));
-            awaitRecv(p.a, c);
-        }
-    }
-
-    /** Spins on {@code s}'s CQ until a receive completes (sends are unsignaled). */
-    private static void awaitRecv(SoftPair.Side s, Completion[] c) {
-        int n = spin(s, c);
-        assertEquals(1, n);
-        assertEquals(CompletionStatus.SUCCESS, c[0].status());
-        assertEquals(io.jrnic.verbs.CompletionOpcode.RECV, c[0].opcode());
-    }
-
     /**
      * 64 MiB of Writes and Sends while the receiver spins on its CQ: its reads race the event loop's for every
      * chunk of the stream; a byte taken out of order would tear an FPDU (a CRC error and a Terminate) or land in
@@ -458,29 +306,5 @@ class ReceiveInPlaceTest {
             assertTrue(inPlace > 0, "the spinning receiver never read in place");
             assertTrue(inPlace < all, "the event loop never read: the race this test is for did not happen");
         }
-    }
-
-    /** Polls until something arrives (each empty poll lets the QP receive in place); gives up after 30 s. */
-    private static int spin(SoftPair.Side s, Completion[] into) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        int n;
-        while ((n = s.cq.poll(into)) == 0) {
-            if (System.nanoTime() - end > 0) {
-                throw new AssertionError("nothing arrived for 30 s");
-            }
-            Thread.onSpinWait();
-        }
-        return n;
-    }
-
-    private static int drain(SoftPair.Side s, Completion[] batch) {
-        int n = s.cq.poll(batch);
-        for (int i = 0; i < n; i++) {
-            assertEquals(CompletionStatus.SUCCESS, batch[i].status(), "send " + batch[i].id());
-        }
-        if (n == 0) {
-            Thread.onSpinWait();
-        }
-        return n;
     }
 }

@@ -137,6 +137,25 @@ final class SoftPair implements AutoCloseable {
         }
     }
 
+    /** {@code n} random octets from {@code seed}. */
+    static byte[] pattern(int n, long seed) {
+        byte[] b = new byte[n];
+        new java.util.Random(seed).nextBytes(b);
+        return b;
+    }
+
+    /** {@code n} octets of {@code b} from {@code at} (its position left alone). */
+    static byte[] bytes(java.nio.ByteBuffer b, int at, int n) {
+        byte[] a = new byte[n];
+        b.duplicate().position(at).get(a);
+        return a;
+    }
+
+    /** Side {@code s}'s device counter {@code name}. */
+    static long counter(Side s, String name) {
+        return s.dev.stats().counter(name);
+    }
+
     @Override
     public void close() {
         a.close();

@@ -2,7 +2,6 @@ package io.jrnic.verbs;
 
 import io.jrnic.verbs.spi.QpSpec;
 import io.jrnic.verbs.spi.QpSpi;
-import java.util.ArrayDeque;
 import java.util.List;
 
 /**
@@ -15,9 +14,9 @@ import java.util.List;
  * <p>Closing: a QP not in IDLE/ERROR is first moved to ERROR (aborting its stream), then destroyed;
  * every work request still outstanding completes with WR_FLUSH_ERROR on its CQ (if that CQ is open).
  *
- * <p>Retirement (the provider's upcalls, completions to the CQs, the flush) is {@code QpRetirement}'s;
- * it shares this QP's queues and their monitors: {@code sq}'s guards the send queue and {@code sendOne},
- * {@code rq}'s the receive queue and {@code recvOne}; the state is written under both (sq, then rq).
+ * <p>The record of posted WRs, their admission and the state that admits them are {@code PostedWork}'s; retirement
+ * (the provider's upcalls, completions to the CQs, the flush) is {@code QpRetirement}'s, which shares those queues
+ * and their monitors.
  */
 public final class QueuePair extends Resource {
     private final ProtectionDomain pd;
@@ -25,13 +24,7 @@ public final class QueuePair extends Resource {
     private final QpInit init;
     private final QpSpi spi;
     private final QpRetirement retirement;
-    private final WorkRequestValidator validator;
-    private final ArrayDeque<SendWr> sq;
-    private final ArrayDeque<RecvWr> rq;
-    private final InboundAwaited awaited;
-    private final SendWr[] sendOne = new SendWr[1];
-    private final RecvWr[] recvOne = new RecvWr[1];
-    private volatile QpState state = QpState.IDLE;
+    private final PostedWork posted;
     private volatile Connection connection;
     private AsyncQueuePair async;
     private final int number;
@@ -42,11 +35,8 @@ public final class QueuePair extends Resource {
         this.pd = pd;
         this.device = pd.device();
         this.init = init;
-        this.validator = validator;
-        this.sq = new ArrayDeque<>(init.maxSendWr);
-        this.rq = new ArrayDeque<>(Math.max(1, init.maxRecvWr));
-        this.awaited = new InboundAwaited(init.srq != null);
-        this.retirement = new QpRetirement(this, init, sq, rq, awaited);
+        this.posted = new PostedWork(this, init, validator);
+        this.retirement = posted.retirement();
         this.spi = pd.spi().createQp(new QpSpec(init.maxSendWr, init.maxRecvWr, init.maxSendSge, init.maxRecvSge,
                 init.maxInline, init.signalAll, init.srq == null ? null : init.srq.spi()), retirement);
         this.number = device.qpNumbers.incrementAndGet();
@@ -118,11 +108,11 @@ public final class QueuePair extends Resource {
      * lets the provider read the stream for ({@link InboundAwaited}). Any thread.
      */
     boolean awaitsInbound(CompletionQueue cq) {
-        return (cq == init.sendCq && awaited.responses()) || (cq == init.recvCq && awaited.receives());
+        return (cq == init.sendCq && posted.awaitsResponses()) || (cq == init.recvCq && posted.awaitsReceives());
     }
 
     public QpState state() {
-        return state;
+        return posted.state();
     }
 
     /** The connection this QP is bound to, or null. */
@@ -132,16 +122,12 @@ public final class QueuePair extends Resource {
 
     /** Send WRs posted and not retired. */
     public int sendQueueDepth() {
-        synchronized (sq) {
-            return sq.size();
-        }
+        return posted.sendDepth();
     }
 
     /** Receive WRs posted to this QP's own RQ and not consumed. */
     public int recvQueueDepth() {
-        synchronized (rq) {
-            return rq.size();
-        }
+        return posted.recvDepth();
     }
 
     /** The future-based convenience layer over this QP (built on postSend/postRecv and CQ polling). */
@@ -164,14 +150,12 @@ public final class QueuePair extends Resource {
      * @throws InvalidWorkRequestException   a rule of {@link InvalidWorkRequestException.Reason} broken
      */
     public void postSend(SendWr wr) {
-        postOne(wr, false);
+        posted.postSend(spi, wr, false);
     }
 
     /** Posts a batch, all or nothing: every WR is validated before any is handed to the provider. Same exceptions. */
     public void postSend(SendWr... wrs) {
-        synchronized (sq) {
-            postSendLocked(wrs.clone(), 0, wrs.length, false);
-        }
+        posted.postSend(spi, wrs.clone());
     }
 
     /** Posts a batch in list order. */
@@ -181,70 +165,12 @@ public final class QueuePair extends Resource {
 
     /** Posts a type 1 window's bind ({@link MemoryWindow#bind}) as one send WR. */
     void postBind(SendWr wr) {
-        postOne(wr, true);
-    }
-
-    private void postOne(SendWr wr, boolean type1Bind) {
-        synchronized (sq) {
-            sendOne[0] = wr;
-            try {
-                postSendLocked(sendOne, 0, 1, type1Bind);
-            } finally {
-                sendOne[0] = null;
-            }
-        }
-    }
-
-    private void postSendLocked(SendWr[] wrs, int off, int n, boolean type1Bind) {
-        checkOpen();
-        QpState s = state;
-        if (!QpStateMachine.canPostSend(s)) {
-            throw new QpStateException(s, "sends can be posted only in RTS");
-        }
-        for (int i = 0; i < n; i++) {
-            validator.validateSend(wrs[off + i], i, type1Bind);
-        }
-        if (sq.size() + n > init.maxSendWr) {
-            throw new QueueFullException("send queue", sq.size(), n, init.maxSendWr);
-        }
-        acquireAll(wrs, off, n);
-        for (int i = 0; i < n; i++) {
-            sq.addLast(wrs[off + i]);
-            awaited.send(wrs[off + i], 1);
-        }
-        try {
-            spi.postSend(wrs, off, n);
-        } catch (RuntimeException e) {
-            for (int i = 0; i < n; i++) {
-                sq.removeLastOccurrence(wrs[off + i]);
-                awaited.send(wrs[off + i], -1);
-                wrs[off + i].release();
-            }
-            throw e;
-        }
-    }
-
-    private void acquireAll(WorkRequest[] wrs, int off, int n) {
-        for (int i = 0; i < n; i++) {
-            if (!wrs[off + i].acquire(this)) {
-                for (int j = 0; j < i; j++) {
-                    wrs[off + j].release();
-                }
-                throw new WorkRequestInFlightException(wrs[off + i]);
-            }
-        }
+        posted.postSend(spi, wr, true);
     }
 
     /** Posts one receive without allocating. Exceptions as {@link #postRecv(RecvWr...)}. */
     public void postRecv(RecvWr wr) {
-        synchronized (rq) {
-            recvOne[0] = wr;
-            try {
-                postRecvLocked(recvOne, 0, 1);
-            } finally {
-                recvOne[0] = null;
-            }
-        }
+        posted.postRecv(spi, wr);
     }
 
     /**
@@ -258,42 +184,11 @@ public final class QueuePair extends Resource {
      * @throws ResourceClosedException     the QP is closed
      */
     public void postRecv(RecvWr... wrs) {
-        synchronized (rq) {
-            postRecvLocked(wrs.clone(), 0, wrs.length);
-        }
+        posted.postRecv(spi, wrs.clone());
     }
 
     public void postRecv(List<RecvWr> wrs) {
         postRecv(wrs.toArray(new RecvWr[0]));
-    }
-
-    private void postRecvLocked(RecvWr[] wrs, int off, int n) {
-        checkOpen();
-        QpState s = state;
-        if (!QpStateMachine.canPostRecv(s)) {
-            throw new QpStateException(s, "receives can be posted only in IDLE or RTS");
-        }
-        for (int i = 0; i < n; i++) {
-            validator.validateRecv(wrs[off + i], i);
-        }
-        if (rq.size() + n > init.maxRecvWr) {
-            throw new QueueFullException("receive queue", rq.size(), n, init.maxRecvWr);
-        }
-        acquireAll(wrs, off, n);
-        for (int i = 0; i < n; i++) {
-            rq.addLast(wrs[off + i]);
-        }
-        awaited.receivesPosted(rq.size());
-        try {
-            spi.postRecv(wrs, off, n);
-        } catch (RuntimeException e) {
-            for (int i = 0; i < n; i++) {
-                rq.removeLastOccurrence(wrs[off + i]);
-                wrs[off + i].release();
-            }
-            awaited.receivesPosted(rq.size());
-            throw e;
-        }
     }
 
     // ---- consumer state changes ----
@@ -309,14 +204,7 @@ public final class QueuePair extends Resource {
      */
     public void reset() {
         checkOpen();
-        synchronized (sq) {
-            synchronized (rq) {
-                if (state != QpState.ERROR || !sq.isEmpty() || !rq.isEmpty()) {
-                    throw new QpStateException(state, "reset needs ERROR with empty queues (sq=" + sq.size()
-                            + ", rq=" + rq.size() + ")");
-                }
-            }
-        }
+        posted.checkResettable();
         apply(QpTrigger.RESET_TO_IDLE, null, true);
     }
 
@@ -329,15 +217,9 @@ public final class QueuePair extends Resource {
      * @return the new state
      */
     QpState apply(QpTrigger t, TerminateInfo terminate, boolean consumer) {
-        QpState from;
-        QpState to;
-        synchronized (sq) {
-            synchronized (rq) {
-                from = state;
-                to = QpStateMachine.next(from, t);
-                state = to;
-            }
-        }
+        PostedWork.Change c = posted.transition(t);
+        QpState from = c.from();
+        QpState to = c.to();
         Observe.transition(this, from, to, t, terminate);
         AsyncEventType ev = switch (t) {
             case TERMINATE_SENT -> AsyncEventType.QP_TERMINATE_SENT;
@@ -389,8 +271,9 @@ public final class QueuePair extends Resource {
         if (connection != null) {
             throw new IllegalStateException("QP already has a connection");
         }
-        if (state != QpState.IDLE) {
-            throw new QpStateException(state, "only an IDLE QP can be connected");
+        QpState s = posted.state();
+        if (s != QpState.IDLE) {
+            throw new QpStateException(s, "only an IDLE QP can be connected");
         }
         connection = c;
     }
@@ -407,13 +290,9 @@ public final class QueuePair extends Resource {
     void release() {
         io.jrnic.verbs.observe.Jmx.unregister(mbean);
         try {
-            QpState s = state;
+            QpState s = posted.state();
             if (s != QpState.IDLE && s != QpState.ERROR) {
-                synchronized (sq) {
-                    synchronized (rq) {
-                        state = QpStateMachine.next(state, QpTrigger.MODIFY_TO_ERROR);
-                    }
-                }
+                posted.transition(QpTrigger.MODIFY_TO_ERROR);
                 spi.modify(QpTrigger.MODIFY_TO_ERROR);
             }
             spi.close();
@@ -434,6 +313,6 @@ public final class QueuePair extends Resource {
 
     @Override
     public String toString() {
-        return "QueuePair[" + number + " " + state + " context=" + init.context + "]";
+        return "QueuePair[" + number + " " + posted.state() + " context=" + init.context + "]";
     }
 }

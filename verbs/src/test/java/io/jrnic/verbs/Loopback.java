@@ -37,7 +37,7 @@ final class Loopback implements AutoCloseable {
         this(null, null, 64);
     }
 
-    FakeProvider.FakeQp fake(QueuePair qp) {
+    FakeQp fake(QueuePair qp) {
         return FakeProvider.last().qp(qp);
     }
 

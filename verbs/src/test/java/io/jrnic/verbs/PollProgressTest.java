@@ -24,7 +24,7 @@ class PollProgressTest {
         final CompletionQueue recvCq = dev.createCq(16);
         final QueuePair a = pd.createQp(QpInit.rc(sendCq, recvCq));
         final QueuePair b = pd.createQp(QpInit.rc(dev.createCq(16)));
-        final FakeProvider.FakeQp fakeA = FakeProvider.last().qp(a);
+        final FakeQp fakeA = FakeProvider.last().qp(a);
         final MemoryRegion mr = pd.register(new byte[64], Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
         final Completion[] wc = Completion.array(4);
 

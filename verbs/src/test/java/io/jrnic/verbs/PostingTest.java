@@ -168,8 +168,8 @@ class PostingTest {
     void unwrapGivesTheProvidersQpAndRefusesAnyOtherType() {
         try (RdmaDevice dev = Rdma.open("fake")) {
             QueuePair qp = dev.allocatePd().createQp(QpInit.rc(dev.createCq(8)));
-            assertNotNull(qp.unwrap(FakeProvider.FakeQp.class));
-            assertSame(qp.unwrap(FakeProvider.FakeQp.class), qp.unwrap(io.jrnic.verbs.spi.QpSpi.class));
+            assertNotNull(qp.unwrap(FakeQp.class));
+            assertSame(qp.unwrap(FakeQp.class), qp.unwrap(io.jrnic.verbs.spi.QpSpi.class));
             assertThrows(IllegalArgumentException.class, () -> qp.unwrap(String.class));
         }
     }

@@ -85,7 +85,7 @@ class SrqAndEventsTest {
     @Test
     void providerIllegalTransitionAndOutOfOrderRetirementAreReported() throws Exception {
         try (Loopback lb = new Loopback()) {
-            FakeProvider.FakeQp f = lb.fake(lb.a);
+            FakeQp f = lb.fake(lb.a);
             assertThrows(IllegalQpTransitionException.class, () -> f.up.transition(QpTrigger.CONNECTED, null));
             assertThrows(IllegalStateException.class, f.up::flushAll);
             MemoryRegion mr = lb.pd.register(new byte[16], Access.LOCAL_WRITE);

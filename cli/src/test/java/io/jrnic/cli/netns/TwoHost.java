@@ -1,5 +1,9 @@
 package io.jrnic.cli.netns;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.jrnic.cli.soak.SoakServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -44,6 +48,18 @@ final class TwoHost implements AutoCloseable {
             Thread.currentThread().interrupt();
             return Optional.of("interrupted");
         }
+    }
+
+    /** Skips the calling test, with the reason, where the harness cannot run. */
+    static void assumeHarness() {
+        Optional<String> why = unavailable();
+        assumeTrue(why.isEmpty(), () -> "two-host tests skipped: " + why.orElse(""));
+    }
+
+    /** The long profile: {@code -Djrnic.twohost.long=true} or {@code JRNIC_TWOHOST_LONG=1}. */
+    static boolean longProfile() {
+        return Boolean.parseBoolean(System.getProperty("jrnic.twohost.long", "false"))
+                || "1".equals(System.getenv("JRNIC_TWOHOST_LONG"));
     }
 
     static boolean has(String tool) {
@@ -107,6 +123,24 @@ final class TwoHost implements AutoCloseable {
         Child c = new Child(new ProcessBuilder(cmd).redirectErrorStream(true).start());
         children.add(c);
         return c;
+    }
+
+    /** A {@code jrnic soak --server} of {@code runs} runs on {@code port} in host b, returned once it is ready. */
+    Child soakServer(int runs, int port, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("soak", "--server", "--runs",
+                Integer.toString(runs), "--port", Integer.toString(port), "--bind", addr('b')));
+        args.addAll(List.of(more));
+        Child s = jrnic('b', args.toArray(String[]::new));
+        assertNotNull(s.await(l -> l.startsWith(SoakServer.READY), 60), s.output());
+        return s;
+    }
+
+    /** A {@code jrnic soak --connect} client in host a against b's {@code port} (a message every 1 s reported). */
+    Child soakClient(int port, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("soak", "--connect", addr('b'), "--port",
+                Integer.toString(port), "--interval", "1"));
+        args.addAll(List.of(more));
+        return jrnic('a', args.toArray(String[]::new));
     }
 
     @Override

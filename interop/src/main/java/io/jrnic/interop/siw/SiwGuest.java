@@ -37,8 +37,8 @@ public final class SiwGuest implements AutoCloseable {
     private final List<Process> hostProcesses = new ArrayList<>();
     private final Thread shutdownHook;
     private final AtomicInteger transfers = new AtomicInteger();
-    private ControlChannel control;
-    private volatile String failure;
+    /** The control channel and failure watch of the current boot (null before the first is ready). */
+    private volatile GuestLink link;
     private volatile boolean closed;
     private Duration bootTime;
 
@@ -106,14 +106,7 @@ public final class SiwGuest implements AutoCloseable {
      */
     public synchronized void reboot() throws IOException {
         long t0 = System.nanoTime();
-        try {
-            if (control != null) {
-                control.close();
-            }
-        } catch (IOException e) {
-            // the old guest goes anyway
-        }
-        control = null;
+        closeLink();
         Host.kill(qemu.toHandle());
         try {
             qemu.waitFor(10, TimeUnit.SECONDS);
@@ -122,7 +115,6 @@ public final class SiwGuest implements AutoCloseable {
             throw new IOException("interrupted", e);
         }
         Files.deleteIfExists(workDir.resolve("ctl.sock"));
-        failure = null;
         qemu = startQemu(image, config, ns, workDir);
         awaitReady(t0);
         bootTime = Duration.ofNanos(System.nanoTime() - t0);
@@ -134,47 +126,8 @@ public final class SiwGuest implements AutoCloseable {
     }
 
     private void awaitReady(long t0) throws IOException {
-        long deadline = t0 + config.bootTimeout().toNanos();
-        while (!consoleText().contains(READY)) {
-            checkAlive(GuestFailureException.Kind.BOOT);
-            if (System.nanoTime() > deadline) {
-                throw new GuestFailureException(GuestFailureException.Kind.BOOT,
-                        "no \"" + READY + "\" within " + config.bootTimeout().toSeconds() + " s", consoleTail(40));
-            }
-            sleep(100);
-        }
-        Path sock = workDir.resolve("ctl.sock");
-        IOException last = null;
-        for (int i = 0; i < 50 && control == null; i++) {
-            try {
-                control = ControlChannel.connect(sock);
-            } catch (IOException e) {
-                last = e;
-                sleep(100);
-            }
-        }
-        if (control == null) {
-            throw new IOException("cannot connect to " + sock, last);
-        }
-        ExecResult probe = exec("echo ok", Duration.ofSeconds(30));
-        if (!probe.output().trim().equals("ok")) {
-            throw new GuestFailureException(GuestFailureException.Kind.BOOT, "control probe answered " + probe,
-                    consoleTail(40));
-        }
-    }
-
-    private void checkAlive(GuestFailureException.Kind kind) {
-        if (!qemu.isAlive()) {
-            failure = "QEMU exited with " + qemu.exitValue();
-            throw new GuestFailureException(kind == GuestFailureException.Kind.BOOT ? kind
-                    : GuestFailureException.Kind.DEAD, failure, failureConsole());
-        }
-        String m = console.deathMarker();
-        if (m != null) {
-            failure = "guest kernel: " + m;
-            throw new GuestFailureException(kind == GuestFailureException.Kind.BOOT ? kind
-                    : GuestFailureException.Kind.DEAD, failure, failureConsole());
-        }
+        link = new GuestLink(qemu, console, workDir.resolve("ctl.sock"));
+        link.awaitReady(t0, config.bootTimeout());
     }
 
     /**
@@ -187,17 +140,7 @@ public final class SiwGuest implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("guest closed");
         }
-        if (failure != null) {
-            throw new GuestFailureException(GuestFailureException.Kind.DEAD, failure, failureConsole());
-        }
-        try {
-            return control.exec(script, timeout, GRACE);
-        } catch (ControlChannel.SilentException e) {
-            sleep(500); // let a dying kernel finish its console output
-            checkAlive(GuestFailureException.Kind.DEAD);
-            failure = e.getMessage();
-            throw new GuestFailureException(GuestFailureException.Kind.HUNG, e.getMessage(), failureConsole());
-        }
+        return link.exec(script, timeout);
     }
 
     /** {@link #exec} with a 60 s timeout, throwing when the exit status is not 0. */
@@ -207,7 +150,8 @@ public final class SiwGuest implements AutoCloseable {
 
     /** True while QEMU runs, the kernel has not panicked and no command went unanswered. */
     public boolean alive() {
-        return !closed && failure == null && qemu.isAlive() && console.deathMarker() == null;
+        GuestLink l = link;
+        return !closed && l != null && l.alive();
     }
 
     // ---- background commands in the guest ----------------------------------------------
@@ -352,11 +296,6 @@ public final class SiwGuest implements AutoCloseable {
         return console.text();
     }
 
-    /** The console for a failure report ({@link GuestConsole#failureExcerpt}). */
-    String failureConsole() {
-        return console.failureExcerpt();
-    }
-
     /** The last {@code lines} lines of the console. */
     public String consoleTail(int lines) {
         return console.tail(lines);
@@ -378,13 +317,7 @@ public final class SiwGuest implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            if (control != null) {
-                control.close();
-            }
-        } catch (IOException e) {
-            // closing anyway
-        }
+        closeLink();
         for (Process p : hostProcesses) {
             Host.kill(p.toHandle());
         }
@@ -401,20 +334,18 @@ public final class SiwGuest implements AutoCloseable {
         deleteTree(workDir);
     }
 
+    private void closeLink() {
+        GuestLink l = link;
+        if (l != null) {
+            l.close();
+        }
+    }
+
     private static void deleteTree(Path dir) {
         try (var s = Files.walk(dir)) {
             s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // best effort: a temp directory
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

@@ -77,7 +77,7 @@ final class DirectPlacement {
      */
     boolean target(ByteBuf head, int ulpduLength, PayloadTarget out) {
         int at = head.readerIndex();
-        if (qp.rxStopped() || validator.validate(head, at, ulpduLength) != null) {
+        if (qp.stream.rxStopped() || validator.validate(head, at, ulpduLength) != null) {
             return false;
         }
         RdmapOpcode op = validator.opcode();
@@ -126,7 +126,7 @@ final class DirectPlacement {
 
     /** Read Response (RFC 5040 section 4.5): the next octets of the oldest outstanding Read's sink, as the Receiver checks. */
     private int readSink(ByteBuf head, int at, int payload) {
-        SqEntry req = qp.rtrReadPending() ? null : qp.oldestRequest();
+        SqEntry req = qp.stream.rtrReadPending() ? null : qp.sends.oldestRequest();
         if (req == null || req.opcode != SqOpcode.RDMA_READ || req.sgl.count() == 0) {
             return -1;
         }
@@ -171,7 +171,7 @@ final class DirectPlacement {
     /** Octets of an FPDU's payload the next read of the stream may put straight into their target; 0: none. */
     int pending() {
         checkTarget();
-        return qp.rxStopped() ? 0 : decoder.placementPending();
+        return qp.stream.rxStopped() ? 0 : decoder.placementPending();
     }
 
     /**
@@ -192,7 +192,7 @@ final class DirectPlacement {
      * so that the next payload is placed too, {@link FpduDecoder#headReadLength}); 0: read what is there.
      */
     int headReadLength() {
-        return qp.rxStopped() ? 0 : decoder.headReadLength();
+        return qp.stream.rxStopped() ? 0 : decoder.headReadLength();
     }
 
     /** The event loop's next read, when it goes straight into a target: a slice over it, else null. */

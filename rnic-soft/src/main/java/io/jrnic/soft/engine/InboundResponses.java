@@ -34,15 +34,15 @@ final class InboundResponses {
 
     /** A Read Response segment of {@code len} octets at {@code at}: placed, its Read done at the last; or why not. */
     IwarpError readResponse(ByteBuf buf, int at, int len) {
-        if (qp.rtrReadPending()) {
+        if (qp.stream.rtrReadPending()) {
             // the answer to our zero-length READ RTR (RFC 6581 section 5)
             if (len == TaggedHeader.HEADER_LENGTH && DdpControl.isLast(buf.getUnsignedShort(at))) {
-                qp.rtrReadAnswered();
+                qp.stream.rtrReadAnswered();
                 return null;
             }
             return DdpError.BASE_OR_BOUNDS;
         }
-        SqEntry head = qp.oldestRequest();
+        SqEntry head = qp.sends.oldestRequest();
         if (head == null || head.opcode != SqOpcode.RDMA_READ) {
             return RdmapError.UNEXPECTED_OPCODE;
         }
@@ -74,7 +74,7 @@ final class InboundResponses {
             if (head.byteLength != head.sgl.total()) {
                 return DdpError.BASE_OR_BOUNDS;
             }
-            qp.requestAnswered();
+            qp.sends.requestAnswered();
             head.done = true;
         }
         return null;
@@ -82,7 +82,7 @@ final class InboundResponses {
 
     /** An Atomic Response: the original value into the oldest request's SGE, the request done; or why not. */
     IwarpError atomicResponse(ByteBuf buf, int at) {
-        SqEntry head = qp.oldestRequest();
+        SqEntry head = qp.sends.oldestRequest();
         int h = at + UntaggedHeader.HEADER_LENGTH;
         if (UntaggedHeader.msn(buf, at) != expectedAtomicResponseMsn) {
             return DdpError.MSN_OUT_OF_RANGE;
@@ -94,7 +94,7 @@ final class InboundResponses {
         SoftRegion r = head.sgl.region(0);
         r.memory().setLong(r.memoryOffset() + head.sgl.offset(0), AtomicResponseHeader.originalValue(buf, h));
         head.byteLength = 8;
-        qp.requestAnswered();
+        qp.sends.requestAnswered();
         head.done = true;
         return null;
     }

@@ -14,7 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One queue pair's protocol engine: the send queue, the receive queue, the inbound Read queue (IRD)
  * and the outbound Read/Atomic queue (ORD), the QP state as the wire drives it (RDMAC verbs section
- * 6.2). {@link StreamBinding} takes up a stream and holds MPA's timing rule for the first FPDUs (RFC 5044
+ * 6.2). {@link SendWork} holds the send queue and the ORQ (fence, ORD), {@link StreamCondition} what happened to the
+ * current stream, {@link StreamBinding} takes up a stream and holds MPA's timing rule for the first FPDUs (RFC 5044
  * section 7.1), {@link StreamTeardown} the Terminate, close and flush rules (RFC 5040 sections 6.2 and 7),
  * {@link ReceiveInPlace} a polling thread's reads. Posting is thread-safe (many threads).
  *
@@ -22,8 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * and nobody else touches its state. The event loop of the stream the QP is bound to holds it while it runs the QP
  * (reads, writability, timers, tasks); a posting thread that finds the QP idle takes it with {@code tryLock} to
  * transmit in place ({@link QpInbox#kick()}), a polling thread the same way to receive in place. Only the event loop
- * ever waits for it, so no thread can deadlock on it. This class alone writes the QP's state
- * ({@code EngineOwnershipRuleTest}).
+ * ever waits for it, so no thread can deadlock on it. This class alone writes the QP's state, and each collaborator
+ * its own ({@code EngineOwnershipRuleTest}).
  */
 public final class QpEngine {
     final MemoryTable table;
@@ -48,20 +49,15 @@ public final class QpEngine {
     Receiver rx;
     /** A polling thread may read the stream itself (null: only the event loop reads it). */
     volatile ReceiveInPlace rxInPlace;
-    /** Posted, not retired, posting order, with the cursor at the next to start (one ring). */
-    private final SendQueue sq;
-    /** Read Requests / Atomic Requests sent, response awaited (the ORQ, within ORD), in order. */
-    private final OrdQueue orq;
+    /** The send queue ring and the ORQ (within ORD): which WR starts next, which retire. */
+    final SendWork sends;
     /** Inbound Read / Atomic Requests accepted (IRD), in order. */
     final InboundReadQueue inboundReads = new InboundReadQueue();
     /** The receive queue (QN 0) and its untagged receiver. */
     final ReceiveQueue rq;
     final RecvInfo recvInfo = new RecvInfo();
-    private boolean rxStopped;
-    /** The stream was reset or aborted: its close is an LLP error, not an orderly close. */
-    private boolean llpFailed;
-    /** Initiator: the zero-length READ RTR's response is still due. */
-    private boolean rtrReadPending;
+    /** The current stream's condition: receiving stopped, LLP failed, RTR READ response due. */
+    final StreamCondition stream = new StreamCondition();
     /** The layout the peer's Terminate was read in (STRICT or SIW_QUIRK), once one arrived. */
     volatile io.jrnic.rdmap.TerminateDecoder.Mode receivedTerminateLayout = io.jrnic.rdmap.TerminateDecoder.Mode.STRICT;
     /** Binding to the stream, the first-FPDU timing rule (RFC 5044 section 7.1). */
@@ -82,8 +78,7 @@ public final class QpEngine {
         this.listener = listener;
         this.rq = new ReceiveQueue(rqDepth, srq);
         this.inbox = new QpInbox(this, this.sqDepth);
-        this.sq = new SendQueue(this.sqDepth);
-        this.orq = new OrdQueue(this.sqDepth);
+        this.sends = new SendWork(this.sqDepth, counters);
     }
 
     public QpState state() {
@@ -116,7 +111,7 @@ public final class QpEngine {
 
     /** Under the lock: whether {@code r} (still this QP's) may read: RTS, receiving, first FPDUs exchanged. */
     boolean receivesInPlace(ReceiveInPlace r) {
-        return rxInPlace == r && state == QpState.RTS && !rxStopped && binding.firstFpdusExchanged();
+        return rxInPlace == r && state == QpState.RTS && !stream.rxStopped() && binding.firstFpdusExchanged();
     }
 
     /** Whether {@code ch} is the stream this QP is bound to now (not a previous one it was reset from). */
@@ -152,7 +147,7 @@ public final class QpEngine {
     void drainSends() {
         SqEntry e;
         while ((e = inbox.takePosted()) != null) {
-            sq.add(e);
+            sends.add(e);
         }
     }
 
@@ -232,8 +227,7 @@ public final class QpEngine {
     /** Retires finished send WRs from the head, in posting order. */
     void retireSends() {
         SqEntry e;
-        while ((e = sq.oldest()) != null && e.done) {
-            sq.retireOldest();
+        while ((e = sends.retireDone()) != null) {
             boolean ok = listener.sendRetired(e, e.status, e.byteLength, null, false);
             if (!ok && (state == QpState.RTS || state == QpState.CLOSING)) {
                 teardown.terminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC), null, null);
@@ -277,38 +271,6 @@ public final class QpEngine {
         state = QpStateMachine.next(state, t);
     }
 
-    /** Nothing more of the stream is received (a Terminate was sent or received). */
-    void stopReceiving() {
-        rxStopped = true;
-    }
-
-    /** The stream's end will be an LLP error, not an orderly close. */
-    void markLlpFailed() {
-        llpFailed = true;
-    }
-
-    boolean llpFailed() {
-        return llpFailed;
-    }
-
-    boolean rxStopped() {
-        return rxStopped;
-    }
-
-    /** Initiator: the zero-length READ RTR went out; its response is due (RFC 6581 section 5). */
-    void rtrReadSent() {
-        rtrReadPending = true;
-    }
-
-    boolean rtrReadPending() {
-        return rtrReadPending;
-    }
-
-    /** The RTR READ's response arrived. */
-    void rtrReadAnswered() {
-        rtrReadPending = false;
-    }
-
     /** The peer's Terminate was read in layout {@code m}. */
     void terminateReadIn(io.jrnic.rdmap.TerminateDecoder.Mode m) {
         receivedTerminateLayout = m;
@@ -321,70 +283,12 @@ public final class QpEngine {
         params = p;
         tx = t;
         rx = r;
-        rxStopped = false;
-        llpFailed = false;
-        rtrReadPending = false;
+        stream.fresh();
     }
 
     /** {@link StreamBinding}: polling threads may read the stream in place through {@code r} (null: they may not). */
     void receiveInPlaceWith(ReceiveInPlace r) {
         rxInPlace = r;
-    }
-
-    // the send queue (one ring) and the ORQ
-
-    /** The next WR to start, or null. */
-    SqEntry nextToStart() {
-        return sq.nextToStart();
-    }
-
-    /** The WR {@link #nextToStart} gave has started. */
-    void started() {
-        sq.started();
-    }
-
-    boolean allStarted() {
-        return sq.allStarted();
-    }
-
-    /** Retires the oldest WR without a completion check (flush and Terminate paths), or null. */
-    SqEntry takeOldestSend() {
-        return sq.retireOldest();
-    }
-
-    /** Flush: no WR starts any more. */
-    void startNothingMore() {
-        sq.startNothingMore();
-    }
-
-    /** Every posted WR was retired (and none waits in the incoming queue: see {@link QpInbox#nothingPosted}). */
-    boolean sendsRetired() {
-        return sq.isEmpty();
-    }
-
-    /** A Read or Atomic Request went out (ORQ). */
-    void requestSent(SqEntry e) {
-        orq.add(e);
-        counters.max(Counter.ORD_HIGH_WATER, orq.size());
-    }
-
-    /** The oldest Read or Atomic Request awaiting its response, or null. */
-    SqEntry oldestRequest() {
-        return orq.oldest();
-    }
-
-    /** Its response arrived. */
-    void requestAnswered() {
-        orq.retireOldest();
-    }
-
-    int requestsOutstanding() {
-        return orq.size();
-    }
-
-    /** Flush: no response is awaited any more. */
-    void forgetRequests() {
-        orq.clear();
     }
 
     // ---------------------------------------------------------------- what TX and RX ask of the owner
@@ -394,7 +298,7 @@ public final class QpEngine {
      * Requests, WRs to start or retire: a Read Response completed one); in RTS with none of it there is nothing to pump.
      */
     boolean sendingSideHasWork() {
-        return tx != null && !(state == QpState.RTS && sq.oldest() == null && inboundReads.isEmpty() && tx.nothingPending());
+        return tx != null && !(state == QpState.RTS && sends.allRetired() && inboundReads.isEmpty() && tx.nothingPending());
     }
 
     /** RX: the loop's reads, which left the sending side work, are done for now: send what they asked for. On the loop. */
@@ -446,6 +350,6 @@ public final class QpEngine {
 
     @Override
     public String toString() {
-        return "QpEngine[" + state + " pd=" + pdId + " sq=" + sq.size() + " rq=" + rq.held() + "]";
+        return "QpEngine[" + state + " pd=" + pdId + " sq=" + sends.size() + " rq=" + rq.held() + "]";
     }
 }

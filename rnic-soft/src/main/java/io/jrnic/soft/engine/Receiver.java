@@ -105,7 +105,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
         ByteBuf in = (ByteBuf) msg;
         qp.lock.lock();
         try {
-            if (!qp.rxStopped() && qp.boundTo(ctx.channel())) { // a previous stream's late bytes are dropped
+            if (!qp.stream.rxStopped() && qp.boundTo(ctx.channel())) { // a previous stream's late bytes are dropped
                 feed(in);
                 pumpAfterReads |= qp.sendingSideHasWork();
             }
@@ -200,7 +200,7 @@ final class Receiver extends ChannelDuplexHandler implements FpduListener {
 
     /** A ULPDU of {@code len} octets at {@code at} (for a placed FPDU: its headers; the payload is in place). */
     private void segment(ByteBuf ulpdu, int at, int len) {
-        if (qp.rxStopped()) {
+        if (qp.stream.rxStopped()) {
             return;
         }
         IwarpError e = validator.validate(ulpdu, at, len);

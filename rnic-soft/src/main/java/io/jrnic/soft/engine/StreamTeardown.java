@@ -48,7 +48,7 @@ final class StreamTeardown {
         if (qp.state != QpState.RTS && qp.state != QpState.CLOSING) {
             return;
         }
-        qp.stopReceiving();
+        qp.stream.stopReceiving();
         qp.apply(QpTrigger.TERMINATE_SENT, t, false); // TERMINATE first: nothing more is sent after the Terminate
         qp.tx.sendTerminate(t);
         if (failingRq != null && qp.rq.isOldest(failingRq)) {
@@ -93,12 +93,12 @@ final class StreamTeardown {
         if (s != QpState.RTS && s != QpState.CLOSING && s != QpState.TERMINATE) {
             return;
         }
-        qp.stopReceiving();
+        qp.stream.stopReceiving();
         qp.apply(QpTrigger.TERMINATE_RECEIVED, t, true);
         // in posting order: the WR the Terminate names fails with its status, the others flush
         boolean named = false;
         SqEntry e;
-        while ((e = qp.takeOldestSend()) != null) {
+        while ((e = qp.sends.takeOldest()) != null) {
             if (!named && TerminateMatch.names(t, e)) {
                 named = true;
                 qp.listener.sendRetired(e, Status.ofReceivedTerminate(t.layer(), t.errorType()), 0, t, true);
@@ -137,7 +137,7 @@ final class StreamTeardown {
     void streamLost(io.netty.channel.Channel ch) {
         qp.locked(() -> {
             if (qp.boundTo(ch)) {
-                qp.markLlpFailed();
+                qp.stream.markLlpFailed();
             }
             ch.close();
         });
@@ -163,8 +163,8 @@ final class StreamTeardown {
             if (!qp.boundTo(ch)) {
                 return; // a previous stream's end: the QP was reset and bound anew
             }
-            if (endedInsideFpdu.getAsBoolean() && !qp.rxStopped()) { // the decoder's state, read holding the token
-                qp.markLlpFailed(); // octets were lost, not an orderly close
+            if (endedInsideFpdu.getAsBoolean() && !qp.stream.rxStopped()) { // the decoder's state, read holding the token
+                qp.stream.markLlpFailed(); // octets were lost, not an orderly close
             }
             streamClosed();
         });
@@ -180,7 +180,7 @@ final class StreamTeardown {
                 flushAll();
             }
             case RTS, CLOSING -> {
-                boolean clean = !qp.llpFailed() && qp.sendsRetired() && qp.inbox().nothingPosted();
+                boolean clean = !qp.stream.llpFailed() && qp.sends.allRetired() && qp.inbox().nothingPosted();
                 if (clean) {
                     if (qp.state == QpState.RTS) {
                         qp.apply(QpTrigger.CLOSE_STARTED, null, false);
@@ -206,7 +206,7 @@ final class StreamTeardown {
      * outbound buffer still holds. A peer that never reads meets the transmit stall timeout instead.
      */
     void sendsRetired() {
-        if (closeRequested && qp.sendsRetired() && qp.state == QpState.CLOSING) {
+        if (closeRequested && qp.sends.allRetired() && qp.state == QpState.CLOSING) {
             closeRequested = false; // under way: later retirements do not close again
             qp.tx.flushNow();
             afterWritten(ChannelFutureListener.CLOSE);
@@ -246,7 +246,7 @@ final class StreamTeardown {
                 return;
             }
             if ((s == QpState.RTS || s == QpState.CLOSING) && qp.channel.isActive()) {
-                qp.stopReceiving();
+                qp.stream.stopReceiving();
                 qp.tx.sendTerminate(Terminate.of(RdmapError.LOCAL_CATASTROPHIC));
                 closeAfterTerminate();
             } else {
@@ -278,7 +278,7 @@ final class StreamTeardown {
 
     /** Closes the stream with an RST (SO_LINGER 0): its close is an LLP error. */
     private void reset() {
-        qp.markLlpFailed();
+        qp.stream.markLlpFailed();
         qp.channel.config().setOption(ChannelOption.SO_LINGER, 0);
         qp.channel.close();
     }
@@ -291,8 +291,8 @@ final class StreamTeardown {
      * retired once those bytes have left it: a flushed WR's memory is the consumer's again.
      */
     void flushAll() {
-        qp.startNothingMore();
-        qp.forgetRequests();
+        qp.sends.startNothingMore();
+        qp.sends.forgetRequests();
         qp.inboundReads.clear();
         flushRecvs();
         if (qp.tx != null && qp.tx.onWire() > 0 && qp.channel.isOpen()) {
@@ -324,7 +324,7 @@ final class StreamTeardown {
      * waiting for a connection they were not posted to. Receives stay: an IDLE QP may take them for its next one.
      */
     void flushLateSends() {
-        if (!qp.sendsRetired() || !qp.inbox().nothingPosted()) {
+        if (!qp.sends.allRetired() || !qp.inbox().nothingPosted()) {
             flushSends();
         }
     }
@@ -332,13 +332,13 @@ final class StreamTeardown {
     private void flushSends() {
         qp.drainSends();
         SqEntry e;
-        while ((e = qp.takeOldestSend()) != null) {
+        while ((e = qp.sends.takeOldest()) != null) {
             // a WR that already failed locally keeps its status; everything else is flushed
             boolean failed = e.done && e.status != Status.SUCCESS;
             qp.listener.sendRetired(e, failed ? e.status : Status.WR_FLUSH_ERROR, 0, null, false);
         }
         qp.inbox().flushPosted();
-        qp.startNothingMore();
+        qp.sends.startNothingMore();
     }
 
     private void flushRecvs() {

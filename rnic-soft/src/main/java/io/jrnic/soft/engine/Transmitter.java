@@ -92,7 +92,7 @@ final class Transmitter {
         } finally {
             wire.inPlace(false);
         }
-        return cur == null && curRead == null && !wire.handoverPending() && qp.allStarted()
+        return cur == null && curRead == null && !wire.handoverPending() && qp.sends.allStarted()
                 && qp.inboundReads.isEmpty();
     }
 
@@ -176,12 +176,11 @@ final class Transmitter {
             readStarted = false;
             return true;
         }
-        SqEntry e = qp.nextToStart();
-        if (e == null || (e.fence && qp.requestsOutstanding() > 0)
-                || (e.opcode.isReadLike() && qp.requestsOutstanding() >= qp.params.ord())) {
+        SqEntry e = qp.sends.startable(qp.params.ord());
+        if (e == null) {
             return false;
         }
-        qp.started();
+        qp.sends.started();
         e.started = true;
         if (!e.sgl.valid()) {
             fail(e, Status.LOCAL_PROTECTION_ERROR);
@@ -201,7 +200,7 @@ final class Transmitter {
                 case IMMEDIATE_DATA -> e.msn = ++sendMsn;
                 case RDMA_READ, ATOMIC_FETCH_ADD, ATOMIC_COMPARE_SWAP -> {
                     e.msn = ++requestMsn;
-                    qp.requestSent(e);
+                    qp.sends.requestSent(e);
                 }
                 case REG_MR, LOCAL_INVALIDATE, BIND_MW -> {
                     runLocal(e);
@@ -370,7 +369,7 @@ final class Transmitter {
                         ++requestMsn, 0);
                 framing.readRequestHeader(); // all zero: no sink, no source, size 0
                 framing.encode();
-                qp.rtrReadSent();
+                qp.stream.rtrReadSent();
             }
             case SEND -> {
                 framing.untaggedHeader(RdmapOpcode.SEND, true, 0, RdmapOpcode.QN_SEND, ++sendMsn, 0);

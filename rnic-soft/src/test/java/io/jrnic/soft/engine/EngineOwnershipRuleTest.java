@@ -19,8 +19,12 @@ class EngineOwnershipRuleTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.jrnic.soft");
 
-    /** The owners: the QP's state is QpEngine's; the send queue ring and the ORQ are their own classes' state. */
-    private static final Class<?>[] OWNERS = {QpEngine.class, SendQueue.class, OrdQueue.class};
+    /**
+     * The owners: the QP's state is QpEngine's, the stream's condition StreamCondition's; the send queue ring and the
+     * ORQ are their own classes' state, held by SendWork.
+     */
+    private static final Class<?>[] OWNERS = {QpEngine.class, StreamCondition.class, SendWork.class, SendQueue.class,
+            OrdQueue.class};
 
     @Test
     void noClassButItsOwnerWritesTheQpsState() {
@@ -35,12 +39,12 @@ class EngineOwnershipRuleTest {
 
     @Test
     void theRingsAreReachedOnlyThroughTheirOwner() {
-        noClasses().that().doNotHaveFullyQualifiedName(QpEngine.class.getName())
+        noClasses().that().doNotHaveFullyQualifiedName(SendWork.class.getName())
                 .and().doNotHaveFullyQualifiedName(SendQueue.class.getName())
                 .and().doNotHaveFullyQualifiedName(OrdQueue.class.getName())
                 .should().accessClassesThat().haveFullyQualifiedName(SendQueue.class.getName())
                 .orShould().accessClassesThat().haveFullyQualifiedName(OrdQueue.class.getName())
-                .because("the send queue and the ORQ are the QP owner's: others go through QpEngine's methods")
+                .because("the send queue and the ORQ are the QP owner's SendWork: others go through its methods")
                 .check(ENGINE);
     }
 

@@ -55,10 +55,10 @@ public class QpInboxLincheckTest {
         qp.locked(() -> {
             qp.drainSends();
             SqEntry e;
-            while (qp.nextToStart() != null) {
-                qp.started();
+            while (qp.sends.startable(Integer.MAX_VALUE) != null) {
+                qp.sends.started();
             }
-            while ((e = qp.takeOldestSend()) != null) {
+            while ((e = qp.sends.takeOldest()) != null) {
                 out.add((Integer) e.token);
             }
         });
