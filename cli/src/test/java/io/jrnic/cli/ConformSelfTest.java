@@ -44,9 +44,18 @@ import org.junit.jupiter.api.Test;
 class ConformSelfTest {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
+    /**
+     * The MPA set-up timeouts of the jrnic under test, shorter than their defaults (Request 5 s, Reply 10 s) so that
+     * the stall cases ({@code mpa.request.stall.*}, {@code mpa.reply.stall.*}: the target drops a peer that stops
+     * mid-set-up, within the run's stall timeout) do not wait for the defaults; no other case comes near them (the
+     * conform side sends its Request and Reply at once). The same timer acts at any value: rnic-soft's
+     * ConnectTest and SlowPeerTest use 200-300 ms.
+     */
+    private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(3);
+
     @Test
     void initiatorRoleAgainstJrnicRpingServerMatchesTheExpectedVerdicts() throws Exception {
-        List<CaseResult> results = againstServer(ConnectOptions.defaults(), List.of());
+        List<CaseResult> results = againstServer(ConnectOptions.defaults().mpaRequestTimeout(SETUP_TIMEOUT), List.of());
         assertTrue(results.size() > 100, "catalogue size " + results.size());
         assertVerdicts(results);
         assertReportsAreWellFormed(results);
@@ -82,7 +91,8 @@ class ConformSelfTest {
             public void before(ConformCase c) {
                 Thread t = new Thread(() -> {
                     try {
-                        Rping.client("soft", addr, 1, 64, false, null, ConnectOptions.defaults(), 30);
+                        Rping.client("soft", addr, 1, 64, false, null,
+                                ConnectOptions.defaults().mpaReplyTimeout(SETUP_TIMEOUT), 30);
                     } catch (Exception expected) {
                         // most cases end the client's connection on purpose
                     }

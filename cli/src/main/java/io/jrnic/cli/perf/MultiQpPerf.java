@@ -73,7 +73,7 @@ public final class MultiQpPerf {
                 if (withTcp) {
                     tcpFor(qps, size, round);
                 }
-            } while (!settle.settled(2 * round));
+            } while (!settle.settled(2 * round) && !PerfConfig.quickWarmUp()); // test runs: one round
             say(progress, settle.describe());
             for (int k = 0; k < reps; k++) {
                 say(progress, "running " + qps + " QPs RDMA WRITE " + size + " B (" + (k + 1) + "/" + reps + ")");

@@ -50,6 +50,19 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     static final long WARM_UP_TOTAL_NANOS = 4_000_000_000L;
     static final int WARM_UP_MAX_PASSES = 4;
+    /**
+     * System property for test runs (cli's surefire configuration sets it): with {@code true}, warm-up is one round
+     * per test and one pass over the plan (the minimum every run makes) instead of rounds for
+     * {@link #WARM_UP_NANOS} and passes for {@link #WARM_UP_TOTAL_NANOS}. The runs, their connections and their
+     * checks are the same; only the time given to the JIT before measuring is not, so the figures of such a run
+     * are not for comparison.
+     */
+    public static final String QUICK_WARM_UP = "jrnic.perf.quickWarmUp";
+
+    /** Whether {@link #QUICK_WARM_UP} is set (read at each run, so that one test can run the full warm-up). */
+    static boolean quickWarmUp() {
+        return Boolean.getBoolean(QUICK_WARM_UP);
+    }
 
     public PerfConfig {
         ops = Set.copyOf(ops);

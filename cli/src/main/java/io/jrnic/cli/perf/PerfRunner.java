@@ -19,7 +19,8 @@ import java.util.Set;
  * same size, same window, own connection; figures discarded, failures reported), repeated until it took
  * {@link PerfConfig#WARM_UP_NANOS} (at most {@link PerfConfig#WARM_UP_MAX_ROUNDS} rounds), all of them
  * before the first measured run; then each measured run follows one more warm-up round of its own. The
- * measured runs of both sides start with compiled code and warm allocators, whatever their order.
+ * measured runs of both sides start with compiled code and warm allocators, whatever their order. Test runs may
+ * shorten the warm-up to its minimum (one round each, one pass): {@link PerfConfig#QUICK_WARM_UP}.
  */
 public final class PerfRunner {
     private PerfRunner() {
@@ -45,7 +46,8 @@ public final class PerfRunner {
             // measured, so that no row pays for compiling code that a later row also runs; a short plan (one test)
             // goes round again until WARM_UP_TOTAL_NANOS passed (the compiler needs seconds, not one test's second)
             long warmStart = System.nanoTime();
-            for (int pass = 0; pass == 0 || (pass < PerfConfig.WARM_UP_MAX_PASSES
+            boolean quick = PerfConfig.quickWarmUp();
+            for (int pass = 0; pass == 0 || (!quick && pass < PerfConfig.WARM_UP_MAX_PASSES
                     && System.nanoTime() - warmStart < PerfConfig.WARM_UP_TOTAL_NANOS); pass++) {
                 tcpWarmed.clear();
                 for (PerfCase c : plan) {
@@ -130,7 +132,9 @@ public final class PerfRunner {
     /** Runs {@code w} until {@link PerfConfig#WARM_UP_NANOS} passed or {@code maxRounds} ran; the first failure, or null. */
     private static String warmRdma(RdmaPerf rp, PerfCase w, int maxRounds) {
         long t0 = System.nanoTime();
-        for (int round = 0; round < maxRounds && (round == 0 || System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS); round++) {
+        boolean quick = PerfConfig.quickWarmUp();
+        for (int round = 0; round < maxRounds && (round == 0 || !quick && System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS);
+                round++) {
             String f = rp.run(w).failure();
             if (f != null) {
                 return f;
@@ -142,8 +146,9 @@ public final class PerfRunner {
     /** The TCP baseline's warm-up, same rule as {@link #warmRdma}; a failure shows in the measured run. */
     private static void warmTcp(PerfCase w, InetSocketAddress addr, long maxNanos, int maxRounds) {
         long t0 = System.nanoTime();
+        boolean quick = PerfConfig.quickWarmUp();
         try {
-            for (int round = 0; round < maxRounds && (round == 0 || System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS);
+            for (int round = 0; round < maxRounds && (round == 0 || !quick && System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS);
                     round++) {
                 baseline(w, addr, maxNanos);
             }

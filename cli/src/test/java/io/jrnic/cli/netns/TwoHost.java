@@ -3,6 +3,7 @@ package io.jrnic.cli.netns;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.jrnic.cli.perf.PerfConfig;
 import io.jrnic.cli.soak.SoakServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -106,8 +107,12 @@ final class TwoHost implements AutoCloseable {
     /** Starts {@code jrnic ARGS} inside host {@code side}. */
     Child jrnic(char side, String... args) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns(side), java, "-Xmx512m", "-cp",
-                System.getProperty("java.class.path"), "io.jrnic.cli.Jrnic"));
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns(side), java, "-Xmx512m"));
+        String quick = System.getProperty(PerfConfig.QUICK_WARM_UP); // the module's test runs set it (pom.xml)
+        if (quick != null) {
+            cmd.add("-D" + PerfConfig.QUICK_WARM_UP + "=" + quick);
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.jrnic.cli.Jrnic"));
         cmd.addAll(List.of(args));
         return start(cmd);
     }

@@ -56,9 +56,12 @@ class TwoHostTest {
         try (TwoHost h = new TwoHost()) {
             h.harness("up", "--mtu", "1500", "--offload", offloadOff ? "off" : "on");
 
-            // 1. soaks captured on the veth inside host b, without and with markers
+            // 1. soaks captured on the veth inside host b, without and with markers (with ethtool, the capture with
+            // markers is withMarkersEveryFpduStillStartsATcpSegment's, whose check adds the alignment to this one's)
             checkCapture(capturedSoak(h, 18527, false), false, offloadOff);
-            checkCapture(capturedSoak(h, 18528, true), true, false);
+            if (!offloadOff) {
+                checkCapture(capturedSoak(h, 18528, true), true, false);
+            }
 
             int port = 18525;
             TwoHost.Child server = h.soakServer(3, port, "--seconds", "170");
