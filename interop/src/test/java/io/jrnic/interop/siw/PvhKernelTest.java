@@ -72,15 +72,30 @@ class PvhKernelTest {
     @Test
     void theImageBootsItsPvhElfMadeOnceAndKept() throws Exception {
         byte[] elf = elf(true);
-        write("vmlinuz", bzImage(gzip(elf)));
+        Path bz = write("vmlinuz", bzImage(gzip(elf)));
+        Files.setLastModifiedTime(bz, FileTime.fromMillis(1_000_000));
         SiwImage image = new SiwImage(dir);
         Path first = image.bootKernel();
         assertEquals(dir.resolve(PvhKernel.FILE), first);
-        FileTime made = FileTime.fromMillis(1_000_000);
+        FileTime made = FileTime.fromMillis(2_000_000);
         Files.setLastModifiedTime(first, made);
         assertEquals(first, image.bootKernel());
         assertEquals(made, Files.getLastModifiedTime(first), "kept, not made again");
         assertArrayEquals(elf, Files.readAllBytes(first));
+    }
+
+    @Test
+    void aBzImageReplacedAfterItsElfWasMadeIsMadeAgain() throws Exception {
+        Path bz = write("vmlinuz", bzImage(gzip(elf(true))));
+        Files.setLastModifiedTime(bz, FileTime.fromMillis(1_000_000));
+        SiwImage image = new SiwImage(dir);
+        Path first = image.bootKernel();
+        Files.setLastModifiedTime(first, FileTime.fromMillis(2_000_000));
+        byte[] other = elf(true);
+        other[other.length - 1] = 42; // another kernel
+        write("vmlinuz", bzImage(gzip(other)));
+        Files.setLastModifiedTime(bz, FileTime.fromMillis(3_000_000));
+        assertArrayEquals(other, Files.readAllBytes(image.bootKernel()));
     }
 
     @Test
