@@ -3,7 +3,7 @@ package io.jrnic.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jrnic.cli.perf.PerfConfig;
+import io.jrnic.cli.perf.FullWarmUp;
 import io.jrnic.cli.perf.Table;
 import io.jrnic.cli.perf.VirtualThreads;
 import java.util.List;
@@ -35,16 +35,9 @@ class PerfCommandTest {
 
     /** Also the one run of the module's tests with perf's full warm-up (rounds for 1 s, passes for 4 s; pom.xml). */
     @Test
-    void textRunSaysDecimalMegabytesAndAllPassed() {
-        CliRun r;
-        String quick = System.clearProperty(PerfConfig.QUICK_WARM_UP);
-        try {
-            r = CliRun.of("perf", "--test", "read", "--mode", "bw", "--size", "128", "--iterations", "20", "--no-crc");
-        } finally {
-            if (quick != null) {
-                System.setProperty(PerfConfig.QUICK_WARM_UP, quick);
-            }
-        }
+    void textRunSaysDecimalMegabytesAndAllPassed() throws Exception {
+        CliRun r = FullWarmUp.of(() -> CliRun.of("perf", "--test", "read", "--mode", "bw", "--size", "128", "--iterations",
+                "20", "--no-crc"));
         assertEquals(0, r.exit(), r.err() + r.out());
         assertTrue(r.out().contains("MB = 10^6 bytes"), r.out());
         assertTrue(r.out().contains("CRC off"), r.out());

@@ -64,6 +64,16 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         return Boolean.getBoolean(QUICK_WARM_UP);
     }
 
+    /** How long a test's warm-up goes round: {@link #WARM_UP_NANOS}, or 0 (one round) with {@link #QUICK_WARM_UP}. */
+    static long warmUpNanos() {
+        return quickWarmUp() ? 0 : WARM_UP_NANOS;
+    }
+
+    /** How long warm-up passes go on: {@link #WARM_UP_TOTAL_NANOS}, or 0 (one pass) with {@link #QUICK_WARM_UP}. */
+    static long warmUpTotalNanos() {
+        return quickWarmUp() ? 0 : WARM_UP_TOTAL_NANOS;
+    }
+
     public PerfConfig {
         ops = Set.copyOf(ops);
         java.util.Objects.requireNonNull(memory, "memory");

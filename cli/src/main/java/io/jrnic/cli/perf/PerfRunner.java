@@ -46,9 +46,9 @@ public final class PerfRunner {
             // measured, so that no row pays for compiling code that a later row also runs; a short plan (one test)
             // goes round again until WARM_UP_TOTAL_NANOS passed (the compiler needs seconds, not one test's second)
             long warmStart = System.nanoTime();
-            boolean quick = PerfConfig.quickWarmUp();
-            for (int pass = 0; pass == 0 || (!quick && pass < PerfConfig.WARM_UP_MAX_PASSES
-                    && System.nanoTime() - warmStart < PerfConfig.WARM_UP_TOTAL_NANOS); pass++) {
+            long passesFor = PerfConfig.warmUpTotalNanos();
+            for (int pass = 0; pass == 0 || (pass < PerfConfig.WARM_UP_MAX_PASSES
+                    && System.nanoTime() - warmStart < passesFor); pass++) {
                 tcpWarmed.clear();
                 for (PerfCase c : plan) {
                     if (c.kind().virtualThreads() && !VirtualThreads.available()) {
@@ -132,9 +132,8 @@ public final class PerfRunner {
     /** Runs {@code w} until {@link PerfConfig#WARM_UP_NANOS} passed or {@code maxRounds} ran; the first failure, or null. */
     private static String warmRdma(RdmaPerf rp, PerfCase w, int maxRounds) {
         long t0 = System.nanoTime();
-        boolean quick = PerfConfig.quickWarmUp();
-        for (int round = 0; round < maxRounds && (round == 0 || !quick && System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS);
-                round++) {
+        long roundsFor = PerfConfig.warmUpNanos();
+        for (int round = 0; round < maxRounds && (round == 0 || System.nanoTime() - t0 < roundsFor); round++) {
             String f = rp.run(w).failure();
             if (f != null) {
                 return f;
@@ -146,10 +145,9 @@ public final class PerfRunner {
     /** The TCP baseline's warm-up, same rule as {@link #warmRdma}; a failure shows in the measured run. */
     private static void warmTcp(PerfCase w, InetSocketAddress addr, long maxNanos, int maxRounds) {
         long t0 = System.nanoTime();
-        boolean quick = PerfConfig.quickWarmUp();
+        long roundsFor = PerfConfig.warmUpNanos();
         try {
-            for (int round = 0; round < maxRounds && (round == 0 || !quick && System.nanoTime() - t0 < PerfConfig.WARM_UP_NANOS);
-                    round++) {
+            for (int round = 0; round < maxRounds && (round == 0 || System.nanoTime() - t0 < roundsFor); round++) {
                 baseline(w, addr, maxNanos);
             }
         } catch (IOException | RuntimeException e) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.verbs.ConnectOptions;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,15 +22,9 @@ class MultiQpPerfTest {
     void twoQpsWriteAndVerifyInEitherMemory(MemoryKind memory) throws Exception {
         // direct memory with the full warm-up (rounds until the JIT settles), which the module's other runs shorten
         // to one round (pom.xml)
-        MultiQpPerf.Report r;
-        String quick = memory == MemoryKind.DIRECT ? System.clearProperty(PerfConfig.QUICK_WARM_UP) : null;
-        try {
-            r = MultiQpPerf.run("soft", ConnectOptions.defaults(), memory, 2, 5000, 1, 1, true, null);
-        } finally {
-            if (quick != null) {
-                System.setProperty(PerfConfig.QUICK_WARM_UP, quick);
-            }
-        }
+        Callable<MultiQpPerf.Report> run = () -> MultiQpPerf.run("soft", ConnectOptions.defaults(), memory, 2, 5000, 1, 1,
+                true, null);
+        MultiQpPerf.Report r = memory == MemoryKind.DIRECT ? FullWarmUp.of(run) : run.call();
         assertNull(r.failure());
         assertEquals(memory, r.memory());
         assertTrue(r.rdmaMedian() > 0 && r.tcpMedian() > 0);

@@ -1,5 +1,6 @@
 package io.jrnic.interop.siw;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -43,9 +44,9 @@ final class PvhKernel {
         Path elf = image.dir().resolve(FILE);
         try {
             if (!isPvhElf(elf) || olderThan(elf, image.kernel())) {
-                extract(image.kernel(), elf);
+                extract(image.kernel(), elf); // keeps only a PVH ELF, else throws
             }
-            return isPvhElf(elf) ? elf : image.kernel();
+            return elf;
         } catch (IOException e) {
             return image.kernel();
         } catch (InterruptedException e) {
@@ -72,15 +73,17 @@ final class PvhKernel {
         int setupSects = setup.get(0x1f1) & 0xff;
         long payload = (long) ((setupSects == 0 ? 4 : setupSects) + 1) * 512 + (setup.getInt(0x248) & 0xffffffffL);
         long length = setup.getInt(0x24c) & 0xffffffffL;
-        ByteBuffer magic = read(bzImage, payload, 6);
+        if (length > Integer.MAX_VALUE) {
+            throw new IOException(bzImage + ": payload of " + length + " octets");
+        }
+        ByteBuffer packed = read(bzImage, payload, (int) length); // a few MiB, once per image
         Path tmp = Files.createTempFile(out.getParent(), FILE + ".", ".part");
         try {
-            if (startsWith(magic, 0xfd, '7', 'z', 'X', 'Z', 0)) {
-                xz(bzImage, payload, length, tmp);
-            } else if (startsWith(magic, 0x1f, 0x8b)) {
-                try (InputStream in = new GZIPInputStream(slice(bzImage, payload, length));
-                        OutputStream o = Files.newOutputStream(tmp)) {
-                    in.transferTo(o);
+            if (startsWith(packed, 0xfd, '7', 'z', 'X', 'Z', 0)) {
+                xz(packed, tmp);
+            } else if (startsWith(packed, 0x1f, 0x8b)) {
+                try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(packed.array(), 0, packed.limit()))) {
+                    Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
                 }
             } else {
                 throw new IOException(bzImage + ": payload compression not handled (neither XZ nor gzip)");
@@ -97,12 +100,12 @@ final class PvhKernel {
         }
     }
 
-    private static void xz(Path bzImage, long payload, long length, Path out) throws IOException, InterruptedException {
+    private static void xz(ByteBuffer packed, Path out) throws IOException, InterruptedException {
         // the payload ends with the kernel's size (4 octets) after the XZ stream: --single-stream ignores it
         Process p = new ProcessBuilder("xz", "--decompress", "--stdout", "--single-stream")
                 .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try (OutputStream stdin = p.getOutputStream(); InputStream in = slice(bzImage, payload, length)) {
-            in.transferTo(stdin);
+        try (OutputStream stdin = p.getOutputStream()) {
+            stdin.write(packed.array(), 0, packed.limit());
         }
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
@@ -193,33 +196,5 @@ final class PvhKernel {
             }
         }
         return b.flip();
-    }
-
-    private static InputStream slice(Path file, long offset, long length) throws IOException {
-        InputStream in = Files.newInputStream(file);
-        in.skipNBytes(offset);
-        return new InputStream() {
-            private long left = length;
-
-            @Override
-            public int read() throws IOException {
-                return left-- > 0 ? in.read() : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                if (left <= 0) {
-                    return -1;
-                }
-                int n = in.read(b, off, (int) Math.min(len, left));
-                left -= Math.max(n, 0);
-                return n;
-            }
-
-            @Override
-            public void close() throws IOException {
-                in.close();
-            }
-        };
     }
 }
