@@ -138,6 +138,11 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--no-tcp", description = "skip the raw-TCP baseline")
     boolean noTcp;
 
+    @Option(names = "--cpu", description = "add the CPU the bandwidth rows used, as perftest's --cpu_util and iperf3's CPU"
+            + " utilization: busy cores and core-seconds per GB of the machine (/proc/stat) and of this process, RDMA"
+            + " and TCP (the CSV always has these columns)")
+    boolean cpu;
+
     @Option(names = "--server", description = "run only the server (RDMA on --port, control and TCP baseline on --port + 1)")
     boolean server;
 
@@ -295,7 +300,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (format == Format.csv) {
             Table.csv(out, results);
         } else {
-            Table.text(out, results, banner(cfg, where, busyThreads));
+            Table.text(out, results, banner(cfg, where, busyThreads), cpu);
         }
         return results.stream().allMatch(Result::ok) ? 0 : EXIT_FAILED;
     }

@@ -42,7 +42,12 @@ public final class MultiQpPerf {
 
     /** One row: per-repetition aggregate MB/s of both sides; {@code tcpMbps} null when the TCP baseline was skipped. */
     public record Report(int qps, int size, int seconds, MemoryKind memory, double[] rdmaMbps, double[] tcpMbps,
-                         String failure) {
+                         String failure, CpuClock.Use[] rdmaCpu, CpuClock.Use[] tcpCpu) {
+        public Report(int qps, int size, int seconds, MemoryKind memory, double[] rdmaMbps, double[] tcpMbps,
+                      String failure) {
+            this(qps, size, seconds, memory, rdmaMbps, tcpMbps, failure, null, null);
+        }
+
         public double rdmaMedian() {
             return median(rdmaMbps);
         }
@@ -50,6 +55,38 @@ public final class MultiQpPerf {
         public double tcpMedian() {
             return median(tcpMbps);
         }
+
+        /** The machine's core-seconds per GB of each RDMA run, median (NaN: not read). */
+        public double rdmaHostSecondsPerGb() {
+            return medianSecondsPerGb(rdmaMbps, rdmaCpu);
+        }
+
+        public double tcpHostSecondsPerGb() {
+            return medianSecondsPerGb(tcpMbps, tcpCpu);
+        }
+
+        private static double medianSecondsPerGb(double[] mbps, CpuClock.Use[] cpu) {
+            if (mbps == null || cpu == null) {
+                return Double.NaN;
+            }
+            double[] v = new double[mbps.length];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = cpu[i] == null ? Double.NaN : cpu[i].hostSecondsPerGb(mbps[i] * 1e6 * cpu[i].wallNanos() / 1e9);
+            }
+            return Arrays.stream(v).anyMatch(Double::isNaN) ? Double.NaN : median(v);
+        }
+
+        /** Cores the machine kept busy, median over the runs of one side (NaN: not read). */
+        static double medianCores(CpuClock.Use[] cpu) {
+            if (cpu == null || Arrays.stream(cpu).anyMatch(u -> u == null || Double.isNaN(u.hostCores()))) {
+                return Double.NaN;
+            }
+            return median(Arrays.stream(cpu).mapToDouble(CpuClock.Use::hostCores).toArray());
+        }
+    }
+
+    /** One run: aggregate MB/s and the CPU it used. */
+    record Rate(double mbps, CpuClock.Use cpu) {
     }
 
     private MultiQpPerf() {
@@ -60,6 +97,8 @@ public final class MultiQpPerf {
                              int reps, boolean withTcp, PrintWriter progress) throws Exception {
         double[] rdma = new double[reps];
         double[] tcp = withTcp ? new double[reps] : null;
+        CpuClock.Use[] rdmaCpu = new CpuClock.Use[reps];
+        CpuClock.Use[] tcpCpu = withTcp ? new CpuClock.Use[reps] : null;
         try (RdmaDevice server = Rdma.open(provider); RdmaDevice client = Rdma.open(provider)) {
             Pairs pairs = Pairs.connect(server, client, options, memory, qps, size);
             // warm-up of each side (not counted), so that neither run pays for the JIT compiling its path: rounds of
@@ -77,18 +116,22 @@ public final class MultiQpPerf {
             say(progress, settle.describe());
             for (int k = 0; k < reps; k++) {
                 say(progress, "running " + qps + " QPs RDMA WRITE " + size + " B (" + (k + 1) + "/" + reps + ")");
-                rdma[k] = pairs.writeFor(TimeUnit.SECONDS.toNanos(seconds));
+                Rate r = pairs.writeFor(TimeUnit.SECONDS.toNanos(seconds));
+                rdma[k] = r.mbps();
+                rdmaCpu[k] = r.cpu();
                 String bad = pairs.verify();
                 if (bad != null) {
-                    return new Report(qps, size, seconds, memory, rdma, tcp, bad);
+                    return new Report(qps, size, seconds, memory, rdma, tcp, bad, null, null);
                 }
                 if (withTcp) {
                     say(progress, "running " + qps + " TCP streams " + size + " B (" + (k + 1) + "/" + reps + ")");
-                    tcp[k] = tcpFor(qps, size, TimeUnit.SECONDS.toNanos(seconds));
+                    Rate r2 = tcpFor(qps, size, TimeUnit.SECONDS.toNanos(seconds));
+                    tcp[k] = r2.mbps();
+                    tcpCpu[k] = r2.cpu();
                 }
             }
         }
-        return new Report(qps, size, seconds, memory, rdma, tcp, null);
+        return new Report(qps, size, seconds, memory, rdma, tcp, null, rdmaCpu, tcpCpu);
     }
 
     /** N connected QP pairs, each writing its own source region into its own target region. */
@@ -141,12 +184,13 @@ public final class MultiQpPerf {
          * for like, and the posting threads (which transmit in place) spread over the cores as the TCP senders do.
          * Aggregate MB/s.
          */
-        double writeFor(long nanos) throws Exception {
+        Rate writeFor(long nanos) throws Exception {
             int n = senders.size();
             long[] done = new long[n];
             java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
             List<Thread> threads = new ArrayList<>();
-            long t0 = System.nanoTime();
+            CpuClock.Sample c0 = CpuClock.now();
+            long t0 = c0.wallNanos();
             long end = t0 + nanos;
             for (int i = 0; i < n; i++) {
                 int k = i;
@@ -170,9 +214,9 @@ public final class MultiQpPerf {
             } else if (failed.get() != null) {
                 throw new IllegalStateException(failed.get());
             }
-            long t1 = System.nanoTime();
+            CpuClock.Sample c1 = CpuClock.now();
             long total = Arrays.stream(done).sum();
-            return (double) total * size * 1e3 / (t1 - t0);
+            return new Rate((double) total * size * 1e3 / (c1.wallNanos() - t0), CpuClock.between(c0, c1));
         }
 
         /** QP {@code i}'s thread: WINDOW signaled Writes outstanding until {@code end}, then drained. Writes done. */
@@ -211,7 +255,7 @@ public final class MultiQpPerf {
     }
 
     /** N TCP streams over loopback, a sender and a receiver thread each, for {@code nanos}; aggregate MB/s. */
-    static double tcpFor(int n, int size, long nanos) throws Exception {
+    static Rate tcpFor(int n, int size, long nanos) throws Exception {
         try (ServerSocketChannel ss = ServerSocketChannel.open()) {
             ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), n);
             List<SocketChannel> out = new ArrayList<>();
@@ -225,7 +269,8 @@ public final class MultiQpPerf {
                 }
                 long[] received = new long[n];
                 List<Thread> threads = new ArrayList<>();
-                long t0 = System.nanoTime();
+                CpuClock.Sample c0 = CpuClock.now();
+                long t0 = c0.wallNanos();
                 long end = t0 + nanos;
                 for (int i = 0; i < n; i++) {
                     int k = i;
@@ -236,8 +281,9 @@ public final class MultiQpPerf {
                 for (Thread t : threads) {
                     t.join(nanos / 1_000_000 + 30_000);
                 }
-                long t1 = System.nanoTime();
-                return (double) Arrays.stream(received).sum() * 1e3 / (t1 - t0);
+                CpuClock.Sample c1 = CpuClock.now();
+                return new Rate((double) Arrays.stream(received).sum() * 1e3 / (c1.wallNanos() - t0),
+                        CpuClock.between(c0, c1));
             } finally {
                 for (SocketChannel c : out) {
                     c.close();
@@ -299,6 +345,14 @@ public final class MultiQpPerf {
         } else {
             out.printf("TCP         %,10.0f MB/s  (%s)%n", r.tcpMedian(), range(r.tcpMbps()));
             out.printf("ratio       %10.2f%n", r.rdmaMedian() / r.tcpMedian());
+        }
+        double rs = r.rdmaHostSecondsPerGb();
+        if (!Double.isNaN(rs)) {
+            double ts = r.tcpHostSecondsPerGb();
+            out.printf(java.util.Locale.ROOT, "CPU         this machine (/proc/stat), medians: RDMA %.2f cores busy, %.3f core-s/GB%s%n",
+                    Report.medianCores(r.rdmaCpu()), rs, Double.isNaN(ts) ? ""
+                            : String.format(java.util.Locale.ROOT, "; TCP %.2f cores, %.3f core-s/GB; s/GB ratio %.2f",
+                                    Report.medianCores(r.tcpCpu()), ts, rs / ts));
         }
         if (r.failure() != null) {
             out.println("FAILED: " + r.failure());

@@ -244,7 +244,8 @@ public final class RdmaPerf implements AutoCloseable {
             // per completed batch)
             Waiting completions = new Waiting(t.test.name() + ": completion ", " of ", "");
             Waiting credited = new Waiting(t.test.name() + ": completion ", " of ", " (waiting for SEND credits)");
-            long t0 = System.nanoTime();
+            CpuClock.Sample c0 = CpuClock.now();
+            long t0 = c0.wallNanos();
             long tLast = t0;
             while (done < posted || (posted < iters && !capped)) {
                 if (!capped && cap.expired()) {
@@ -301,10 +302,11 @@ public final class RdmaPerf implements AutoCloseable {
                     }
                 }
             }
+            CpuClock.Use used = CpuClock.between(c0, CpuClock.now()); // up to the last completion and its poll
             if (t.test.op() == Op.WRITE) {
                 fence();
             }
-            return new BwFigure(done, size, Math.max(1, tLast - t0));
+            return new BwFigure(done, size, Math.max(1, tLast - t0), used);
         }
 
         /** A SEND after the WRITEs: the server verifies its buffer once it arrives (RFC 5040 ordering). */

@@ -8,12 +8,18 @@ import java.util.Locale;
 public final class Table {
     public static final String CSV_HEADER = "kind,test,bytes,iterations,bw_mb_s,msg_rate_mpps,t_min_us,t_p50_us,t_p99_us,t_max_us,"
             + "tcp_iterations,tcp_bw_mb_s,tcp_msg_rate_mpps,tcp_t_min_us,tcp_t_p50_us,tcp_t_p99_us,tcp_t_max_us,ratio,result,detail,"
-            + "reps,rdma_min,rdma_max,tcp_min,tcp_max,t_p999_us,tcp_t_p999_us,post_list,cq_mod";
+            + "reps,rdma_min,rdma_max,tcp_min,tcp_max,t_p999_us,tcp_t_p999_us,post_list,cq_mod,"
+            + "host_cores,host_s_per_gb,proc_cores,proc_s_per_gb,tcp_host_cores,tcp_host_s_per_gb,tcp_proc_cores,tcp_proc_s_per_gb";
 
     private Table() {
     }
 
     public static void text(PrintWriter out, List<Result> results, String banner) {
+        text(out, results, banner, false);
+    }
+
+    /** As {@link #text(PrintWriter, List, String)}; with {@code cpu}, the CPU the bandwidth rows used ({@link CpuClock}). */
+    public static void text(PrintWriter out, List<Result> results, String banner, boolean cpu) {
         if (banner != null) {
             out.println(banner);
         }
@@ -39,6 +45,9 @@ public final class Table {
                         range(r.tcpSpread()),
                         ratio(r.ratio()), outcome(r)));
             }
+            if (cpu) {
+                cpu(out, bw);
+            }
         }
         latency(out, results, Kind.LAT, "Latency, busy-polling  (microseconds; both sides busy-poll, never block: RDMA write"
                 + " polls the last byte of its buffer as ib_write_lat, send polls the CQ on both sides, read polls the client's"
@@ -57,6 +66,35 @@ public final class Table {
         out.println((failed == 0 ? "all " + ran + " tests passed (data verified)" : failed + " of " + ran + " tests FAILED")
                 + (skipped == 0 ? "" : "; " + skipped + " not run"));
         out.flush();
+    }
+
+    /** The CPU section of the bandwidth rows (--cpu). */
+    private static void cpu(PrintWriter out, List<Result> bw) {
+        out.println();
+        out.println("CPU of the bandwidth rows  (--cpu; host: every core of this machine, busy = user + nice + system +"
+                + " irq + softirq in /proc/stat, so the kernel's network work is in it; proc: this JVM's CPU time, both"
+                + " ends when the server runs in this process; cores: cores kept busy during the run; s/GB: core-seconds per"
+                + " 10^9 bytes moved; figures of each side's median run; s/GB ratio = RDMA host s/GB / TCP host s/GB)");
+        out.println(String.format(Locale.ROOT, "%-6s %7s %8s | %10s %9s %10s %9s | %10s %9s %10s %9s | %6s",
+                "test", "post", "bytes", "host cores", "host s/GB", "proc cores", "proc s/GB",
+                "TCP host", "s/GB", "TCP proc", "s/GB", "ratio"));
+        for (Result r : bw) {
+            BwFigure b = r.rdmaBw();
+            BwFigure t = r.tcpBw();
+            double ratio = b == null || t == null ? Double.NaN : b.hostSecondsPerGb() / t.hostSecondsPerGb();
+            out.println(String.format(Locale.ROOT, "%-6s %7s %8d | %10s %9s %10s %9s | %10s %9s %10s %9s | %6s",
+                    r.test().op().label(), posting(r.test()), r.test().size(),
+                    b == null ? "-" : na(b.hostCores(), 2), b == null ? "-" : na(b.hostSecondsPerGb(), 3),
+                    b == null ? "-" : na(b.processCores(), 2), b == null ? "-" : na(b.processSecondsPerGb(), 3),
+                    t == null ? "-" : na(t.hostCores(), 2), t == null ? "-" : na(t.hostSecondsPerGb(), 3),
+                    t == null ? "-" : na(t.processCores(), 2), t == null ? "-" : na(t.processSecondsPerGb(), 3),
+                    Double.isNaN(ratio) || Double.isInfinite(ratio) ? "-" : f3(ratio)));
+        }
+    }
+
+    /** {@code v} with {@code digits} decimals, "n/a" for NaN (a source this machine lacks). */
+    static String na(double v, int digits) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + digits + "f", v);
     }
 
     /** The section of latency rows of {@code kind}, if any, under {@code heading} (which goes on with the conventions). */
@@ -111,9 +149,20 @@ public final class Table {
                     r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().min()), r.rdmaSpread() == null ? "" : f2(r.rdmaSpread().max()),
                     r.tcpSpread() == null ? "" : f2(r.tcpSpread().min()), r.tcpSpread() == null ? "" : f2(r.tcpSpread().max()),
                     l == null ? "" : f2(l.p999Us()), tl == null ? "" : f2(tl.p999Us()),
-                    Integer.toString(r.test().postList()), Integer.toString(r.test().cqMod())));
+                    Integer.toString(r.test().postList()), Integer.toString(r.test().cqMod()),
+                    cpuCsv(b), cpuCsv(tb)));
         }
         out.flush();
+    }
+
+    /** The four CPU columns of one side: host cores, host s/GB, process cores, process s/GB (empty when unknown). */
+    private static String cpuCsv(BwFigure b) {
+        return b == null ? ",,," : String.join(",", csvNum(b.hostCores(), 3), csvNum(b.hostSecondsPerGb(), 4),
+                csvNum(b.processCores(), 3), csvNum(b.processSecondsPerGb(), 4));
+    }
+
+    private static String csvNum(double v, int digits) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + digits + "f", v);
     }
 
     /** A bandwidth row's posting: "msg" (one WR per post call, each signaled) or "list/mod". */

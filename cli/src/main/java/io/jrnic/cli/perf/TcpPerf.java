@@ -54,7 +54,8 @@ public final class TcpPerf {
                 ByteBuffer buf = patterned(size * perWrite);
                 Deadline d = Deadline.in(maxNanos);
                 long sent = 0;
-                long t0 = System.nanoTime();
+                CpuClock.Sample c0 = CpuClock.now();
+                long t0 = c0.wallNanos();
                 while (sent < iterations && ((sent & 63) != 0 || perWrite > 1 || !d.expired())) {
                     int k = (int) Math.min(perWrite, iterations - sent);
                     buf.clear().limit(k * size);
@@ -69,12 +70,13 @@ public final class TcpPerf {
                 ch.shutdownOutput();
                 ByteBuffer ack = ByteBuffer.allocate(8);
                 readFully(ch, ack);
-                long t1 = System.nanoTime();
+                CpuClock.Sample c1 = CpuClock.now();
+                long t1 = c1.wallNanos();
                 long received = ack.getLong(0);
                 if (received != sent * size) {
                     throw new IOException("TCP sink received " + received + " bytes, sent " + sent * size);
                 }
-                return new BwFigure(sent, size, Math.max(1, t1 - t0));
+                return new BwFigure(sent, size, Math.max(1, t1 - t0), CpuClock.between(c0, c1));
             } finally {
                 dog.cancel(false);
             }

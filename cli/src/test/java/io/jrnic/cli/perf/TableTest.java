@@ -42,6 +42,34 @@ class TableTest {
     }
 
     @Test
+    void theCpuSectionComesWithCpuAndGivesCoresSecondsPerGbAndTheirRatio() {
+        // RDMA: 1 GB in 1 s on 1.8 busy cores (1.8 s/GB); TCP: 1 GB in 1 s on 1.2 (1.2 s/GB); ratio 1.5
+        CpuClock.Use rdmaCpu = new CpuClock.Use(1_000_000_000L, 1.7, 1.8);
+        CpuClock.Use tcpCpu = new CpuClock.Use(1_000_000_000L, 1.1, 1.2);
+        Result r = Result.bw(new PerfCase(Op.WRITE, Kind.BW, 1_000_000, 1000),
+                new BwFigure(1000, 1_000_000, 1_000_000_000L, rdmaCpu), new BwFigure(1000, 1_000_000, 1_000_000_000L, tcpCpu),
+                null, null);
+        StringWriter plain = new StringWriter();
+        Table.text(new PrintWriter(plain), List.of(r), null);
+        assertTrue(!plain.toString().contains("CPU of the bandwidth rows"), plain.toString());
+        StringWriter w = new StringWriter();
+        Table.text(new PrintWriter(w), List.of(r, READ_FAILED), null, true);
+        String s = w.toString();
+        assertTrue(s.matches("(?s).*\\nCPU of the bandwidth rows.*\\nwrite\\s+16/16\\s+1000000 \\|\\s+1\\.80\\s+1\\.800\\s+1\\.70\\s+1\\.700"
+                + " \\|\\s+1\\.20\\s+1\\.200\\s+1\\.10\\s+1\\.100 \\|\\s+1\\.500\\n.*"), s);
+        // a row whose figures were not read says n/a; a side not measured says -
+        assertTrue(s.matches("(?s).*\\nread\\s+16/16\\s+64 \\|\\s+-\\s+-\\s+-\\s+- \\|\\s+n/a\\s+n/a\\s+n/a\\s+n/a \\|\\s+-\\n.*"), s);
+        StringWriter csv = new StringWriter();
+        Table.csv(new PrintWriter(csv), List.of(r));
+        String[] lines = csv.toString().split("\n");
+        String[] head = lines[0].split(",", -1);
+        String[] row = lines[1].split(",", -1);
+        assertEquals("1.800", row[java.util.Arrays.asList(head).indexOf("host_cores")]);
+        assertEquals("1.2000", row[java.util.Arrays.asList(head).indexOf("tcp_host_s_per_gb")]);
+        assertEquals("1.100", row[java.util.Arrays.asList(head).indexOf("tcp_proc_cores")]);
+    }
+
+    @Test
     void busyPollingAndBlockingLatencyAreSeparateSections() {
         StringWriter w = new StringWriter();
         Table.text(new PrintWriter(w), List.of(SEND_LAT, READ_BLOCK), null);
@@ -82,15 +110,15 @@ class TableTest {
         assertEquals(4, lines.length);
         assertEquals(Table.CSV_HEADER, lines[0]);
         int columns = Table.CSV_HEADER.split(",").length;
-        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,,3,500.00,1500.00,2000.00,2000.00,,,16,16",
+        assertEquals("bw,write,65536,100,1000.00,0.0153,,,,,100,2000.00,0.0305,,,,,0.500,ok,,3,500.00,1500.00,2000.00,2000.00,,,16,16,,,,,,,,",
                 lines[1]);
         assertEquals(columns, lines[1].split(",", -1).length);
-        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,,4.00,0.50,1,1", lines[2]);
-        assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,,,,16,16", lines[3]);
+        assertEquals("lat,send,64,4,,,1.00,2.00,4.00,4.00,4,,,0.50,0.50,0.50,0.50,4.000,ok,capped at 1 s,1,,,,,4.00,0.50,1,1,,,,,,,,", lines[2]);
+        assertEquals("bw,read,64,,,,,,,,10,640.00,10.0000,,,,,,FAILED,\"client: timed out, waiting\",1,,,,,,,16,16,,,,,,,,", lines[3]);
         StringWriter b = new StringWriter();
         Table.csv(new PrintWriter(b), List.of(READ_BLOCK));
         String row = b.toString().split("\n")[1];
-        assertEquals("lat-block,read,64,2,,,9.00,9.00,11.00,11.00,2,,,3.00,3.00,3.00,3.00,3.000,ok,,1,,,,,11.00,3.00,1,1", row);
+        assertEquals("lat-block,read,64,2,,,9.00,9.00,11.00,11.00,2,,,3.00,3.00,3.00,3.00,3.000,ok,,1,,,,,11.00,3.00,1,1,,,,,,,,", row);
         assertEquals(columns, row.split(",", -1).length);
     }
 }
