@@ -2,7 +2,9 @@
 # jrnic perf across two network namespaces (twohost.sh), next to iperf3 on the same path in the same run, for every
 # MTU x rate x loss x TCP congestion control asked: RDMA WRITE / READ / SEND bandwidth (and jrnic perf's own
 # java.nio TCP baseline) at each size, latency p50 / p99 / p99.9 at 64 B and 64 KiB, iperf3 at each size as its
-# write length. Writes
+# write length. Every bandwidth row also says how many cores this machine kept busy and its core-seconds per GB
+# (host_cores, host_s_per_gb: /proc/stat over the run, both namespaces' work; jrnic perf --cpu for jrnic and
+# java.nio, the script around each iperf3 client). Writes
 # OUT/twohost.csv (header: LossChart.HEADER), OUT/twohost.png and .svg (jrnic perf --loss-chart), and every raw output
 # under OUT/raw/. Must run as root; uses only the harness's own namespaces and addresses.
 #
@@ -61,7 +63,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result" > "$csv"
+echo "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result,host_cores,host_s_per_gb" > "$csv"
+# this machine's busy and total ticks (/proc/stat: busy = user nice system irq softirq; total adds idle iowait steal)
+ticks() { local _c u n s i w q sq st _r; read -r _c u n s i w q sq st _r < /proc/stat; echo "$((u+n+s+q+sq)) $((u+n+s+q+sq+i+w+st))"; }
+cpus="$(grep -c '^cpu[0-9]' /proc/stat)"
 failed=0
 for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in $losses; do
   la=0; lb=0
@@ -95,7 +100,9 @@ for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in
     "$H" exec b iperf3 -s -1 -B "$b_addr" -p "$iport" >/dev/null 2>&1 &
     ipid=$!; pids+=("$ipid")
     sleep 0.5
+    t0="$(ticks)"
     "$H" exec a iperf3 -c "$b_addr" -p "$iport" -t "$iperf_s" -l "$size" -J >"$out/raw/iperf3-$tag-$size.json" || failed=1
+    echo "$t0 $(ticks) $cpus" >"$out/raw/iperf3-$tag-$size.ticks"
     wait "$ipid" 2>/dev/null || true
   done
 
@@ -112,22 +119,36 @@ def perf(path):
         res = r["result"]
         ok = ok and res in ("ok", "skipped")  # skipped: jrnic perf's virtual-thread rows on a JDK before 21
         if r["kind"] == "bw":
-            rows.append(["jrnic", r["test"].upper(), r["bytes"], r["bw_mb_s"], "", "", "", "", res])
-            rows.append(["java.nio", r["test"].upper(), r["bytes"], r["tcp_bw_mb_s"], "", "", "", "", res])
+            rows.append(["jrnic", r["test"].upper(), r["bytes"], r["bw_mb_s"], "", "", "", "", res,
+                         r.get("host_cores", ""), r.get("host_s_per_gb", "")])
+            rows.append(["java.nio", r["test"].upper(), r["bytes"], r["tcp_bw_mb_s"], "", "", "", "", res,
+                         r.get("tcp_host_cores", ""), r.get("tcp_host_s_per_gb", "")])
         elif r["kind"] == "lat":
-            rows.append(["jrnic", r["test"].upper(), r["bytes"], "", r["t_p50_us"], r["t_p99_us"], r["t_p999_us"], "", res])
+            rows.append(["jrnic", r["test"].upper(), r["bytes"], "", r["t_p50_us"], r["t_p99_us"], r["t_p999_us"], "", res,
+                         "", ""])
             rows.append(["java.nio", r["test"].upper(), r["bytes"], "", r["tcp_t_p50_us"], r["tcp_t_p99_us"],
-                         r["tcp_t_p999_us"], "", res])
+                         r["tcp_t_p999_us"], "", res, "", ""])
+def iperf_cpu(path, seconds, nbytes):
+    """host cores and core-seconds per GB over the iperf3 client's run, from the ticks the script took around it"""
+    try:
+        b0, t0, b1, t1, n = (int(x) for x in open(path).read().split())
+        cores = (b1 - b0) / (t1 - t0) * n
+        return "%.3f" % cores, "%.4f" % (cores * seconds / (nbytes / 1e9))
+    except (OSError, ValueError, ZeroDivisionError):
+        return "", ""
 for s in sizes.split():
     perf(f"{raw}/perf-bw-{tag}-{s}.csv")
     try:
         j = json.load(open(f"{raw}/iperf3-{tag}-{s}.json"))
         e = j["end"]
+        # the ticks span the client's whole run (set-up included), so the cores are over its wall time, which the
+        # JSON's sender seconds approximate
+        cores, per_gb = iperf_cpu(f"{raw}/iperf3-{tag}-{s}.ticks", e["sum_sent"]["seconds"], e["sum_received"]["bytes"])
         rows.append(["iperf3", "stream", s, "%.2f" % (e["sum_received"]["bits_per_second"] / 8e6), "", "", "",
-                     str(e["sum_sent"].get("retransmits", "")), "ok"])
+                     str(e["sum_sent"].get("retransmits", "")), "ok", cores, per_gb])
     except (OSError, ValueError, KeyError):
         ok = False
-        rows.append(["iperf3", "stream", s, "", "", "", "", "", "FAILED"])
+        rows.append(["iperf3", "stream", s, "", "", "", "", "", "FAILED", "", ""])
 perf(f"{raw}/perf-lat-{tag}.csv")
 with open(out, "a", newline="") as f:
     w = csv.writer(f, lineterminator="\n")

@@ -27,8 +27,15 @@ import org.jfree.data.xy.XYSeries;
  * ({@link SweepChart}).
  */
 public final class LossChart {
-    /** The runner's CSV header (one row per measurement); cc is the hosts' TCP congestion control. */
+    /**
+     * The runner's CSV header (one row per measurement); cc is the hosts' TCP congestion control; host_cores and
+     * host_s_per_gb the machine's CPU over a bandwidth run (busy cores, core-seconds per GB).
+     */
     public static final String HEADER =
+            "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result,host_cores,"
+                    + "host_s_per_gb";
+    /** The header before the CPU columns (still read). */
+    public static final String HEADER_WITHOUT_CPU =
             "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result";
     /** The header before the cc column (still read: its rows name no congestion control). */
     public static final String HEADER_WITHOUT_CC =
@@ -46,7 +53,7 @@ public final class LossChart {
      * jrnic perf's own java.nio baseline (in the CSV, not drawn: iperf3 is the TCP line) are left out.
      */
     static List<Row> read(List<String> lines) {
-        boolean withCc = !lines.isEmpty() && lines.get(0).equals(HEADER);
+        boolean withCc = !lines.isEmpty() && (lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_WITHOUT_CPU));
         if (!withCc && (lines.isEmpty() || !lines.get(0).equals(HEADER_WITHOUT_CC))) {
             throw new IllegalArgumentException("not a twohost-perf CSV (header must be: " + HEADER + ")");
         }

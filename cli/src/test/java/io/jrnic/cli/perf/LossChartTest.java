@@ -13,9 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class LossChartTest {
     private static final List<String> CSV = List.of(LossChart.HEADER,
-            "1500,none,0,both,bbr,jrnic,WRITE,65536,1800.5,,,,,ok",
+            "1500,none,0,both,bbr,jrnic,WRITE,65536,1800.5,,,,,ok,1.920,1.0663",
             "1500,none,1,both,bbr,jrnic,WRITE,65536,1500.25,,,,,ok",
-            "1500,none,0,both,bbr,iperf3,stream,65536,2300,,,,12,ok",
+            "1500,none,0,both,bbr,iperf3,stream,65536,2300,,,,12,ok,1.850,0.8043",
             "1500,none,0,both,bbr,java.nio,WRITE,65536,2100,,,,,ok",
             "1500,none,0,both,bbr,jrnic,WRITE,64,,10.5,20.25,30.5,,ok",
             "1500,none,1,both,bbr,jrnic,READ,65536,,,,,,FAILED",
@@ -43,6 +43,15 @@ class LossChartTest {
         assertEquals("MTU 1500, rate none", rows.get(0).link());
         assertEquals(1800.5, rows.get(0).mbs());
         assertEquals("TCP iperf3 64K", rows.get(1).series());
+    }
+
+    @Test
+    void aCsvWrittenBeforeTheCpuColumnsIsStillRead() {
+        List<LossChart.Row> rows = LossChart.read(List.of(LossChart.HEADER_WITHOUT_CPU,
+                "1500,none,0,both,reno,jrnic,WRITE,65536,1800.5,,,,,ok", "1500,none,0,both,reno,iperf3,stream,65536,2300,,,,12,ok"));
+        assertEquals(2, rows.size());
+        assertEquals("MTU 1500, rate none, reno", rows.get(0).link());
+        assertEquals(2300, rows.get(1).mbs());
     }
 
     @Test
