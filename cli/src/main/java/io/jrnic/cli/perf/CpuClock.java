@@ -11,7 +11,8 @@ import java.nio.file.Path;
  * from {@code /proc/stat} (every core; busy = user + nice + system + irq + softirq, so the kernel's network work done
  * in softirq, which a process's CPU time may not include, is counted; both hosts' when they are namespaces of this
  * machine). A reading is two {@link Sample}s; where a source is missing (no {@code /proc/stat}, no process CPU
- * time) its figures are NaN.
+ * time) its figures are NaN. Both sources count in clock ticks on Linux (10 ms), so a run shorter than about a second
+ * gives coarse figures.
  */
 public final class CpuClock {
     private static final Path PROC_STAT = Path.of("/proc/stat");
