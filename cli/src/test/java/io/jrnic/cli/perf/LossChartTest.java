@@ -10,6 +10,8 @@ import java.util.List;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class LossChartTest {
     private static final List<String> CSV = List.of(LossChart.HEADER,
@@ -35,22 +37,20 @@ class LossChartTest {
         assertEquals(3, plot.getSubplots().size(), "one plot per MTU, rate and congestion control");
     }
 
-    @Test
-    void aCsvWrittenBeforeTheCcColumnIsStillRead() {
-        List<LossChart.Row> rows = LossChart.read(List.of(LossChart.HEADER_WITHOUT_CC,
-                "1500,none,0,both,jrnic,WRITE,65536,1800.5,,,,,ok", "1500,none,0,both,iperf3,stream,65536,2300,,,,12,ok"));
+    /** The runner's earlier headers: before the cc column, and with cc but before the CPU columns. */
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "mtu,rate,loss_pct,loss_dir,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result; ; MTU 1500, rate none",
+            "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_us,retransmits,result; reno,;"
+                    + " MTU 1500, rate none, reno"})
+    void aCsvWrittenBeforeALaterColumnIsStillRead(String header, String cc, String link) {
+        String c = cc == null ? "" : cc;
+        List<LossChart.Row> rows = LossChart.read(List.of(header, "1500,none,0,both," + c + "jrnic,WRITE,65536,1800.5,,,,,ok",
+                "1500,none,0,both," + c + "iperf3,stream,65536,2300,,,,12,ok"));
         assertEquals(2, rows.size());
-        assertEquals("MTU 1500, rate none", rows.get(0).link());
+        assertEquals(link, rows.get(0).link());
         assertEquals(1800.5, rows.get(0).mbs());
         assertEquals("TCP iperf3 64K", rows.get(1).series());
-    }
-
-    @Test
-    void aCsvWrittenBeforeTheCpuColumnsIsStillRead() {
-        List<LossChart.Row> rows = LossChart.read(List.of(LossChart.HEADER_WITHOUT_CPU,
-                "1500,none,0,both,reno,jrnic,WRITE,65536,1800.5,,,,,ok", "1500,none,0,both,reno,iperf3,stream,65536,2300,,,,12,ok"));
-        assertEquals(2, rows.size());
-        assertEquals("MTU 1500, rate none, reno", rows.get(0).link());
         assertEquals(2300, rows.get(1).mbs());
     }
 
