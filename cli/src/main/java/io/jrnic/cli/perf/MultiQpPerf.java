@@ -40,14 +40,12 @@ public final class MultiQpPerf {
     /** Outstanding Writes per QP. */
     static final int WINDOW = 16;
 
-    /** One row: per-repetition aggregate MB/s of both sides; {@code tcpMbps} null when the TCP baseline was skipped. */
+    /**
+     * One row: per-repetition aggregate MB/s and CPU of both sides ({@link CpuClock}; null after a failed run);
+     * {@code tcpMbps} and {@code tcpCpu} null when the TCP baseline was skipped.
+     */
     public record Report(int qps, int size, int seconds, MemoryKind memory, double[] rdmaMbps, double[] tcpMbps,
                          String failure, CpuClock.Use[] rdmaCpu, CpuClock.Use[] tcpCpu) {
-        public Report(int qps, int size, int seconds, MemoryKind memory, double[] rdmaMbps, double[] tcpMbps,
-                      String failure) {
-            this(qps, size, seconds, memory, rdmaMbps, tcpMbps, failure, null, null);
-        }
-
         public double rdmaMedian() {
             return median(rdmaMbps);
         }
@@ -71,7 +69,7 @@ public final class MultiQpPerf {
             }
             double[] v = new double[mbps.length];
             for (int i = 0; i < v.length; i++) {
-                v[i] = cpu[i] == null ? Double.NaN : cpu[i].hostSecondsPerGb(mbps[i] * 1e6 * cpu[i].wallNanos() / 1e9);
+                v[i] = cpu[i] == null || mbps[i] <= 0 ? Double.NaN : cpu[i].hostCores() * 1e3 / mbps[i]; // cores / (GB/s)
             }
             return Arrays.stream(v).anyMatch(Double::isNaN) ? Double.NaN : median(v);
         }

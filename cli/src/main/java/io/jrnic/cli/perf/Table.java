@@ -94,7 +94,12 @@ public final class Table {
 
     /** {@code v} with {@code digits} decimals, "n/a" for NaN (a source this machine lacks). */
     static String na(double v, int digits) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + digits + "f", v);
+        return num(v, digits, "n/a");
+    }
+
+    /** {@code v} with {@code digits} decimals, or {@code nan} for NaN. */
+    private static String num(double v, int digits, String nan) {
+        return Double.isNaN(v) ? nan : String.format(Locale.ROOT, "%." + digits + "f", v);
     }
 
     /** The section of latency rows of {@code kind}, if any, under {@code heading} (which goes on with the conventions). */
@@ -157,12 +162,8 @@ public final class Table {
 
     /** The four CPU columns of one side: host cores, host s/GB, process cores, process s/GB (empty when unknown). */
     private static String cpuCsv(BwFigure b) {
-        return b == null ? ",,," : String.join(",", csvNum(b.hostCores(), 3), csvNum(b.hostSecondsPerGb(), 4),
-                csvNum(b.processCores(), 3), csvNum(b.processSecondsPerGb(), 4));
-    }
-
-    private static String csvNum(double v, int digits) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + digits + "f", v);
+        return b == null ? ",,," : String.join(",", num(b.hostCores(), 3, ""), num(b.hostSecondsPerGb(), 4, ""),
+                num(b.processCores(), 3, ""), num(b.processSecondsPerGb(), 4, ""));
     }
 
     /** A bandwidth row's posting: "msg" (one WR per post call, each signaled) or "list/mod". */
