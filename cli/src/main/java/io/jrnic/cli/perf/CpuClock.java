@@ -45,6 +45,7 @@ public final class CpuClock {
         }
     }
 
+    /** The wall clock first, then the slower reads (process CPU time, /proc/stat). */
     public static Sample now() {
         long wall = System.nanoTime();
         long proc = OS == null ? -1 : OS.getProcessCpuTime();

@@ -28,6 +28,14 @@ class MultiQpPerfTest {
         assertNull(r.failure());
         assertEquals(memory, r.memory());
         assertTrue(r.rdmaMedian() > 0 && r.tcpMedian() > 0);
+        // each run carries the CPU it used; where /proc/stat is there, the text gives both sides' figures
+        assertTrue(r.rdmaCpu().length == 1 && r.rdmaCpu()[0] != null && r.tcpCpu()[0] != null);
+        if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat"))) {
+            java.io.StringWriter text = new java.io.StringWriter();
+            MultiQpPerf.print(new java.io.PrintWriter(text), r);
+            assertTrue(text.toString().matches("(?s).*\\nCPU +this machine .*RDMA [0-9.]+ cores busy, [0-9.]+ core-s/GB;"
+                    + " TCP [0-9.]+ cores, [0-9.]+ core-s/GB; s/GB ratio [0-9.]+\\n.*"), text.toString());
+        }
     }
 
     /** {@code --qps N --no-tcp}: the RDMA rows alone; the text says the baseline was skipped and gives no ratio. */
