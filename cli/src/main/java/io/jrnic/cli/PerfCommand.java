@@ -8,6 +8,7 @@ import io.jrnic.cli.perf.PerfRunner;
 import io.jrnic.cli.perf.PerfServer;
 import io.jrnic.cli.perf.Result;
 import io.jrnic.cli.perf.Table;
+import io.jrnic.cli.perf.TcpBaseline;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -138,6 +139,11 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--no-tcp", description = "skip the raw-TCP baseline")
     boolean noTcp;
 
+    @Option(names = "--tcp-crc", description = "the TCP bandwidth baseline (and --qps's streams) also does MPA's CRC"
+            + " work: a CRC32C per MULPDU of payload (the RDMA connection's), computed by the sender, checked by the"
+            + " receiver; RDMA against it is jrnic's cost beyond the CRC")
+    boolean tcpCrc;
+
     @Option(names = "--cpu", description = "add the CPU the bandwidth rows used, as perftest's --cpu_util and iperf3's CPU"
             + " utilization: busy cores and core-seconds per GB of the machine (/proc/stat) and of this process, RDMA"
             + " and TCP (the CSV always has these columns)")
@@ -258,7 +264,7 @@ public final class PerfCommand implements Callable<Integer> {
             }
             int size = sizes == null || sizes.isEmpty() ? 65536 : sizes.get(0);
             io.jrnic.cli.perf.MultiQpPerf.Report r = io.jrnic.cli.perf.MultiQpPerf.run(provider, cfg.connectOptions(), cfg.memory(), qps,
-                    size, runSeconds, reps, !noTcp, err);
+                    size, runSeconds, reps, cfg.tcpBaseline(), err);
             io.jrnic.cli.perf.MultiQpPerf.print(out, r);
             return r.failure() == null ? 0 : EXIT_FAILED;
         }
@@ -321,13 +327,14 @@ public final class PerfCommand implements Callable<Integer> {
             }
         }
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
-                mpaRev, maxSeconds, !noTcp).withReps(reps).withMemory(memory.kind()).withPosting(postList, cqMod)
+                mpaRev, maxSeconds, !noTcp).withTcpBaseline(noTcp ? TcpBaseline.NONE : tcpCrc ? TcpBaseline.CRC : TcpBaseline.PLAIN).withReps(reps).withMemory(memory.kind()).withPosting(postList, cqMod)
                 .withStallTimeout(stallTimeout).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
     /** The header over the tables, at most three lines: what runs, the MPA settings, what the ratio is (the method: {@link #METHOD}). */
     static String banner(PerfConfig c, String where, int busyThreads) {
-        return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP, " + where + "; " + c.memory().label() + " memory (--memory)"
+        return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP"
+                + (c.tcpBaseline() == TcpBaseline.CRC ? " with a CRC32C per MULPDU (--tcp-crc)" : "") + ", " + where + "; " + c.memory().label() + " memory (--memory)"
                 + ", window " + c.window() + " (READ: at most " + PerfConfig.READ_DEPTH + ")"
                 + "; batched bw: lists of " + Math.min(c.postList(), c.window()) + ", 1 signaled per "
                 + Math.min(c.cqMod(), c.window()) + " (--post-list, --cq-mod)"

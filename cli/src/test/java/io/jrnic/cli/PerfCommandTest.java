@@ -54,6 +54,25 @@ class PerfCommandTest {
                 String.join("\n", header));
     }
 
+    /** {@code --tcp-crc}: the TCP stream carries a CRC per MULPDU (checked by the sink); the header says so. */
+    @Test
+    void theCrcBaselineRunsBesideEachBandwidthRowAndSaysSo() {
+        CliRun r = CliRun.of("perf", "--test", "write", "--mode", "bw", "--size", "20000", "--iterations", "20",
+                "--reps", "1", "--tcp-crc", "--format", "csv");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        CliRun t = CliRun.of("perf", "--test", "write", "--mode", "bw", "--size", "20000", "--iterations", "20",
+                "--reps", "1", "--tcp-crc");
+        assertEquals(0, t.exit(), t.err() + t.out());
+        assertTrue(t.out().startsWith("jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP with a CRC32C per MULPDU (--tcp-crc), "),
+                t.out());
+        PerfCommand given = new PerfCommand();
+        new picocli.CommandLine(given).parseArgs("--tcp-crc");
+        assertEquals(io.jrnic.cli.perf.TcpBaseline.CRC, given.config().tcpBaseline());
+        PerfCommand none = new PerfCommand();
+        new picocli.CommandLine(none).parseArgs("--tcp-crc", "--no-tcp");
+        assertEquals(io.jrnic.cli.perf.TcpBaseline.NONE, none.config().tcpBaseline());
+    }
+
     @Test
     void helpCarriesTheMethodTheHeaderLeavesOut() {
         CliRun r = CliRun.of("perf", "--help");

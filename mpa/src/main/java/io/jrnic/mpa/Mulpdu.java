@@ -21,4 +21,13 @@ public final class Mulpdu {
         }
         return Math.min(mulpdu, Markers.MAX_ULPDU_LENGTH);
     }
+
+    /**
+     * The MULPDU of a stream whose TCP reports {@code mss}: {@link #fromMss} of the MSS taken to at least 128 and at
+     * most 16384 with markers (so that a marker's FPDUPTR, 16 bits, can always reach back to its FPDU's start) or
+     * 65541 without (an FPDU of a 16-bit ULPDU length and its framing).
+     */
+    public static int forStream(long mss, boolean markers) {
+        return fromMss((int) Math.max(128, Math.min(mss, markers ? 16384 : Markers.MAX_ULPDU_LENGTH + Markers.FRAMING_OVERHEAD)), markers);
+    }
 }

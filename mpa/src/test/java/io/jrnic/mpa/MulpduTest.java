@@ -37,6 +37,16 @@ class MulpduTest {
         assertThrows(IllegalArgumentException.class, () -> Mulpdu.fromMss(7, false));
     }
 
+    /** A stream's reported MSS is bounded: markers keep FPDUs within FPDUPTR's reach, and a tiny MSS still carries one. */
+    @Test
+    void aStreamsMssIsBoundedBeforeTheMulpduIsDerived() {
+        assertEquals(Mulpdu.fromMss(1448, false), Mulpdu.forStream(1448, false));
+        assertEquals(Mulpdu.fromMss(16384, true), Mulpdu.forStream(65483, true));
+        assertEquals(Mulpdu.fromMss(65541, false), Mulpdu.forStream(1L << 20, false));
+        assertEquals(65534, Mulpdu.forStream(65541, false)); // 4-octet alignment of the MSS costs one octet
+        assertEquals(Mulpdu.fromMss(128, false), Mulpdu.forStream(0, false));
+    }
+
     /** The per-position ULPDU is the largest whose FPDU fits the budget: one octet more does not fit. */
     @Test
     void maxUlpduWithinIsTheLargestThatFitsAtEveryPosition() {

@@ -13,7 +13,7 @@ import java.net.SocketTimeoutException;
 /**
  * The out-of-band control channel between perf client and server (as perftest's TCP side channel):
  * test set-up, SEND credits and verdicts. It shares the baseline port (RDMA port + 1); the first byte
- * of every connection there says what it is ({@link #CONTROL}, {@link TcpPerf#SINK}, {@link TcpPerf#ECHO},
+ * of every connection there says what it is ({@link #CONTROL}, {@link TcpPerf#SINK}, {@link TcpCrcStream#SINK}, {@link TcpPerf#ECHO},
  * {@link TcpPerf#BUSY_ECHO}).
  * Every read has a timeout.
  */

@@ -13,13 +13,9 @@ import io.jrnic.verbs.QueuePair;
 import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
 import io.jrnic.verbs.SendWr;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,10 +38,11 @@ public final class MultiQpPerf {
 
     /**
      * One row: per-repetition aggregate MB/s and CPU of both sides ({@link CpuClock}; null after a failed run);
-     * {@code tcpMbps} and {@code tcpCpu} null when the TCP baseline was skipped.
+     * {@code tcpMbps} and {@code tcpCpu} null when the TCP baseline was skipped; {@code tcpCrcFrame} the streams' CRC
+     * frame length ({@code --tcp-crc}; 0: plain streams).
      */
     public record Report(int qps, int size, int seconds, MemoryKind memory, double[] rdmaMbps, double[] tcpMbps,
-                         String failure, CpuClock.Use[] rdmaCpu, CpuClock.Use[] tcpCpu) {
+                         String failure, CpuClock.Use[] rdmaCpu, CpuClock.Use[] tcpCpu, int tcpCrcFrame) {
         public double rdmaMedian() {
             return median(rdmaMbps);
         }
@@ -90,15 +87,25 @@ public final class MultiQpPerf {
     private MultiQpPerf() {
     }
 
-    /** {@code withTcp} false ({@code --no-tcp}): the RDMA rows alone, warm-up included. */
+    /**
+     * {@code baseline} NONE ({@code --no-tcp}): the RDMA rows alone, warm-up included; CRC: the TCP streams carry a
+     * CRC32C per MULPDU of the QPs' connections ({@link TcpCrcStream}).
+     */
     public static Report run(String provider, ConnectOptions options, MemoryKind memory, int qps, int size, int seconds,
-                             int reps, boolean withTcp, PrintWriter progress) throws Exception {
+                             int reps, TcpBaseline baseline, PrintWriter progress) throws Exception {
+        boolean withTcp = baseline.on();
         double[] rdma = new double[reps];
         double[] tcp = withTcp ? new double[reps] : null;
         CpuClock.Use[] rdmaCpu = new CpuClock.Use[reps];
         CpuClock.Use[] tcpCpu = withTcp ? new CpuClock.Use[reps] : null;
+        int frame;
         try (RdmaDevice server = Rdma.open(provider); RdmaDevice client = Rdma.open(provider)) {
             Pairs pairs = Pairs.connect(server, client, options, memory, qps, size);
+            frame = baseline != TcpBaseline.CRC ? 0
+                    : TcpCrcStream.frameFor(pairs.senders.get(0), options.mulpdu(), options.markers());
+            if (baseline == TcpBaseline.CRC && frame == 0) {
+                return new Report(qps, size, seconds, memory, rdma, tcp, "--tcp-crc: the QPs' MSS is unknown", null, null, 0);
+            }
             // warm-up of each side (not counted), so that neither run pays for the JIT compiling its path: rounds of
             // both until a round's compilation time is small (on 2 busy cores C2 queues up for many seconds)
             say(progress, "warming up " + qps + " QPs RDMA WRITE" + (withTcp ? " and " + qps + " TCP streams " : " ")
@@ -108,7 +115,7 @@ public final class MultiQpPerf {
             do {
                 pairs.writeFor(round);
                 if (withTcp) {
-                    tcpFor(qps, size, round);
+                    TcpStreams.run(qps, size, round, frame);
                 }
             } while (!settle.settled(2 * round) && !PerfConfig.quickWarmUp()); // test runs: one round
             say(progress, settle.describe());
@@ -119,17 +126,17 @@ public final class MultiQpPerf {
                 rdmaCpu[k] = r.cpu();
                 String bad = pairs.verify();
                 if (bad != null) {
-                    return new Report(qps, size, seconds, memory, rdma, tcp, bad, null, null);
+                    return new Report(qps, size, seconds, memory, rdma, tcp, bad, null, null, frame);
                 }
                 if (withTcp) {
                     say(progress, "running " + qps + " TCP streams " + size + " B (" + (k + 1) + "/" + reps + ")");
-                    Rate r2 = tcpFor(qps, size, TimeUnit.SECONDS.toNanos(seconds));
+                    Rate r2 = TcpStreams.run(qps, size, TimeUnit.SECONDS.toNanos(seconds), frame);
                     tcp[k] = r2.mbps();
                     tcpCpu[k] = r2.cpu();
                 }
             }
         }
-        return new Report(qps, size, seconds, memory, rdma, tcp, null, rdmaCpu, tcpCpu);
+        return new Report(qps, size, seconds, memory, rdma, tcp, null, rdmaCpu, tcpCpu, frame);
     }
 
     /** N connected QP pairs, each writing its own source region into its own target region. */
@@ -252,76 +259,6 @@ public final class MultiQpPerf {
         }
     }
 
-    /** N TCP streams over loopback, a sender and a receiver thread each, for {@code nanos}; aggregate MB/s. */
-    static Rate tcpFor(int n, int size, long nanos) throws Exception {
-        try (ServerSocketChannel ss = ServerSocketChannel.open()) {
-            ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), n);
-            List<SocketChannel> out = new ArrayList<>();
-            List<SocketChannel> in = new ArrayList<>();
-            try {
-                for (int i = 0; i < n; i++) {
-                    SocketChannel c = SocketChannel.open(ss.getLocalAddress());
-                    c.socket().setTcpNoDelay(true);
-                    out.add(c);
-                    in.add(ss.accept());
-                }
-                long[] received = new long[n];
-                List<Thread> threads = new ArrayList<>();
-                CpuClock.Sample c0 = CpuClock.now();
-                long t0 = System.nanoTime();
-                long end = t0 + nanos;
-                for (int i = 0; i < n; i++) {
-                    int k = i;
-                    threads.add(new Thread(() -> send(out.get(k), size, end)));
-                    threads.add(new Thread(() -> received[k] = drain(in.get(k))));
-                }
-                threads.forEach(Thread::start);
-                for (Thread t : threads) {
-                    t.join(nanos / 1_000_000 + 30_000);
-                }
-                long t1 = System.nanoTime();
-                return new Rate((double) Arrays.stream(received).sum() * 1e3 / (t1 - t0),
-                        CpuClock.between(c0, CpuClock.now()));
-            } finally {
-                for (SocketChannel c : out) {
-                    c.close();
-                }
-                for (SocketChannel c : in) {
-                    c.close();
-                }
-            }
-        }
-    }
-
-    private static void send(SocketChannel ch, int size, long end) {
-        int perWrite = Math.max(1, TcpPerf.BATCH_BYTES / size);
-        ByteBuffer buf = TcpPerf.patterned(size * perWrite);
-        try {
-            while (System.nanoTime() < end) {
-                buf.clear();
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-            }
-            ch.shutdownOutput();
-        } catch (IOException e) {
-            // the receiver's count shows what arrived
-        }
-    }
-
-    private static long drain(SocketChannel ch) {
-        ByteBuffer buf = ByteBuffer.allocateDirect(256 * 1024);
-        long total = 0;
-        try {
-            for (int r; (r = ch.read(buf.clear())) >= 0; ) {
-                total += r;
-            }
-        } catch (IOException e) {
-            // counted so far
-        }
-        return total;
-    }
-
     static double median(double[] v) {
         double[] s = v.clone();
         Arrays.sort(s);
@@ -331,7 +268,7 @@ public final class MultiQpPerf {
     /** The text the command prints. */
     public static void print(PrintWriter out, Report r) {
         String tcp = r.tcpMbps() == null ? "" : " vs " + r.qps() + " TCP streams (a sender and a receiver thread each,"
-                + " 64 KiB writes)";
+                + " 64 KiB writes" + (r.tcpCrcFrame() > 0 ? ", a CRC32C per " + r.tcpCrcFrame() + " octets (--tcp-crc)" : "") + ")";
         out.printf("jrnic perf --qps %d: aggregate RDMA WRITE of %d QPs (one client and one server device in this"
                 + " process, window %d each, %s memory)%s, %d B messages, %d s per run, %d %srepetitions;"
                 + " medians, min-max%n",

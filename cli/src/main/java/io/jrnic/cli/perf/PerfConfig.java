@@ -12,7 +12,7 @@ import java.util.Set;
  * rev 2, automatic MULPDU; 60 s cap per loop; direct memory.
  */
 public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
-                         boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline,
+                         boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, TcpBaseline tcpBaseline,
                          CaptureFiles capture, int reps, MemoryKind memory, int postList, int cqMod,
                          long stallTimeoutSeconds) {
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
@@ -77,6 +77,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     public PerfConfig {
         ops = Set.copyOf(ops);
         java.util.Objects.requireNonNull(memory, "memory");
+        java.util.Objects.requireNonNull(tcpBaseline, "tcpBaseline");
         kinds = Set.copyOf(kinds);
         sizes = List.copyOf(sizes);
         if (ops.isEmpty() || kinds.isEmpty()) {
@@ -119,7 +120,8 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     /** Without captures. */
     public PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window, boolean crc,
                       boolean markers, int mulpdu, int mpaRevision, long maxSeconds, boolean tcpBaseline) {
-        this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, null, 1,
+        this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
+                tcpBaseline ? TcpBaseline.PLAIN : TcpBaseline.NONE, null, 1,
                 MemoryKind.DIRECT, PerfCase.DEFAULT_POST_LIST, PerfCase.DEFAULT_CQ_MOD,
                 ConnectOptions.DEFAULT_TRANSMIT_STALL_TIMEOUT.toSeconds());
     }
@@ -185,6 +187,10 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     }
 
     public PerfConfig withTcpBaseline(boolean v) {
+        return withTcpBaseline(v ? TcpBaseline.PLAIN : TcpBaseline.NONE);
+    }
+
+    public PerfConfig withTcpBaseline(TcpBaseline v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
     }
 

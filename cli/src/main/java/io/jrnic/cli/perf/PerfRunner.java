@@ -60,9 +60,9 @@ public final class PerfRunner {
                     if (f != null) {
                         warmFailures.putIfAbsent(c.name() + "/" + c.size(), "warm-up: " + f);
                     }
-                    if (cfg.tcpBaseline() && tcpWarmed.add(key(c))) {
+                    if (cfg.tcpBaseline().on() && tcpWarmed.add(key(c))) {
                         say(progress, "warming up tcp " + c.kind().label() + " " + c.size() + " B x " + w.iterations());
-                        warmTcp(w, baseline, cfg.maxNanos(), PerfConfig.WARM_UP_MAX_ROUNDS);
+                        warmTcp(w, baseline, cfg.maxNanos(), PerfConfig.WARM_UP_MAX_ROUNDS, crcFrame(cfg, rp));
                     }
                 }
             }
@@ -104,12 +104,13 @@ public final class PerfRunner {
             } else {
                 rdmaLat.add(o.lat());
             }
-            if (cfg.tcpBaseline()) {
+            if (cfg.tcpBaseline().on()) {
                 say(progress, "running tcp " + c.kind().label() + " " + c.size() + " B x " + c.iterations()
                         + " (" + k + "/" + cfg.reps() + ")");
                 try {
-                    warmTcp(w, baseline, cfg.maxNanos(), 1);
-                    Object base = baseline(c, baseline, cfg.maxNanos());
+                    int frame = crcFrame(cfg, rp);
+                    warmTcp(w, baseline, cfg.maxNanos(), 1, frame);
+                    Object base = baseline(c, baseline, cfg.maxNanos(), frame);
                     if (base instanceof BwFigure b) {
                         tcpBw.add(b);
                     } else if (base instanceof TcpLat l) {
@@ -142,13 +143,24 @@ public final class PerfRunner {
         return null;
     }
 
+    /**
+     * The CRC baseline's frame length ({@link TcpBaseline#CRC}): the MULPDU of the RDMA run before it, -1 when none
+     * connected; 0 (no frames) for the plain baseline.
+     */
+    private static int crcFrame(PerfConfig cfg, RdmaPerf rp) {
+        if (cfg.tcpBaseline() != TcpBaseline.CRC) {
+            return 0;
+        }
+        return rp.mulpdu() > 0 ? rp.mulpdu() : -1;
+    }
+
     /** The TCP baseline's warm-up, same rule as {@link #warmRdma}; a failure shows in the measured run. */
-    private static void warmTcp(PerfCase w, InetSocketAddress addr, long maxNanos, int maxRounds) {
+    private static void warmTcp(PerfCase w, InetSocketAddress addr, long maxNanos, int maxRounds, int crcFrame) {
         long t0 = System.nanoTime();
         long roundsFor = PerfConfig.warmUpNanos();
         try {
             for (int round = 0; round < maxRounds && (round == 0 || System.nanoTime() - t0 < roundsFor); round++) {
-                baseline(w, addr, maxNanos);
+                baseline(w, addr, maxNanos, crcFrame);
             }
         } catch (IOException | RuntimeException e) {
             // the measured baseline run reports it
@@ -159,9 +171,12 @@ public final class PerfRunner {
      * The raw-TCP figure for a case: a stream for BW and BW_MSG, a busy-polling ping-pong for LAT, a blocking one
      * for LAT_BLOCK, a blocking one between virtual threads for LAT_BLOCK_VT (scaled like the RDMA row).
      */
-    static Object baseline(PerfCase c, InetSocketAddress addr, long maxNanos) throws IOException {
+    static Object baseline(PerfCase c, InetSocketAddress addr, long maxNanos, int crcFrame) throws IOException {
         if (c.kind().bandwidth()) {
-            return TcpPerf.bandwidth(addr, c.size(), c.iterations(), maxNanos);
+            if (crcFrame < 0) {
+                throw new IOException("--tcp-crc: no MULPDU to frame by (the RDMA run did not connect)");
+            }
+            return TcpPerf.bandwidth(addr, c.size(), c.iterations(), maxNanos, crcFrame);
         }
         TcpPerf.Run r = switch (c.kind()) {
             case LAT -> TcpPerf.busyPingPong(addr, c.size(), c.iterations(), maxNanos);

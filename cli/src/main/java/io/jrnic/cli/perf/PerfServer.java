@@ -112,6 +112,10 @@ public final class PerfServer implements AutoCloseable {
                     dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
                     TcpPerf.sink(ch);
                 }
+                case TcpCrcStream.SINK -> {
+                    dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
+                    TcpCrcStream.sink(ch);
+                }
                 case TcpPerf.ECHO -> {
                     dog = TcpPerf.watchdog(ch, config.maxNanos() * 2 + 30_000_000_000L);
                     TcpPerf.echo(ch);

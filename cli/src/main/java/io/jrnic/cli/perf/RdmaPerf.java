@@ -48,6 +48,7 @@ public final class RdmaPerf implements AutoCloseable {
     private final ProtectionDomain pd;
     private final ConnectionManager cm;
     private final Control ctl;
+    private int mulpdu;
 
     public RdmaPerf(PerfConfig config, String provider, InetSocketAddress rdma, InetSocketAddress control)
             throws IOException {
@@ -80,6 +81,7 @@ public final class RdmaPerf implements AutoCloseable {
             try (ClientTest t = new ClientTest(test, ready.credits())) {
                 try {
                     t.connect();
+                    mulpdu = TcpCrcStream.frameFor(t.qp, config.mulpdu(), config.markers());
                     Loop l = new Loop(t);
                     if (test.kind().bandwidth()) {
                         bw = l.bandwidth();
@@ -110,6 +112,11 @@ public final class RdmaPerf implements AutoCloseable {
             failure = failure != null ? failure : "control: " + describe(e);
         }
         return new Outcome(failure == null ? bw : null, failure == null ? lat : null, failure, note);
+    }
+
+    /** The MULPDU the last test's connection sends with: {@code --mulpdu}, or its stream's as the soft RNIC derives it (0: unknown). */
+    int mulpdu() {
+        return mulpdu;
     }
 
     private Control.Reply awaitResult() throws IOException {

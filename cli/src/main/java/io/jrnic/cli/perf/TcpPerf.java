@@ -47,20 +47,31 @@ public final class TcpPerf {
 
     /** Streams messages to the sink at {@code addr}; the figure counts only bytes the sink confirmed. */
     public static BwFigure bandwidth(InetSocketAddress addr, int size, long iterations, long maxNanos) throws IOException {
-        try (SocketChannel ch = open(addr, SINK)) {
+        return bandwidth(addr, size, iterations, maxNanos, 0);
+    }
+
+    /**
+     * {@link #bandwidth(InetSocketAddress, int, long, long)}, and with {@code crcFrame > 0} each message goes as frames
+     * of that many payload octets with the CRC32C of each, computed by this side and checked by the sink
+     * ({@link TcpCrcStream}); the figure counts payload octets.
+     */
+    public static BwFigure bandwidth(InetSocketAddress addr, int size, long iterations, long maxNanos, int crcFrame)
+            throws IOException {
+        try (SocketChannel ch = crcFrame > 0 ? TcpCrcStream.open(addr, size, crcFrame) : open(addr, SINK)) {
             ScheduledFuture<?> dog = watchdog(ch, maxNanos + 10_000_000_000L);
             try {
                 int perWrite = Math.max(1, BATCH_BYTES / size);
-                ByteBuffer buf = patterned(size * perWrite);
+                TcpCrcStream.Sender framed = crcFrame > 0 ? new TcpCrcStream.Sender(size, perWrite, crcFrame) : null;
+                ByteBuffer buf = framed == null ? patterned(size * perWrite) : null;
                 Deadline d = Deadline.in(maxNanos);
                 long sent = 0;
                 CpuClock.Sample c0 = CpuClock.now();
                 long t0 = System.nanoTime(); // after the sample, whose /proc/stat read is not the run's time
                 while (sent < iterations && ((sent & 63) != 0 || perWrite > 1 || !d.expired())) {
                     int k = (int) Math.min(perWrite, iterations - sent);
-                    buf.clear().limit(k * size);
-                    while (buf.hasRemaining()) {
-                        ch.write(buf);
+                    ByteBuffer b = framed != null ? framed.frames(k) : buf.clear().limit(k * size);
+                    while (b.hasRemaining()) {
+                        ch.write(b);
                     }
                     sent += k;
                     if (perWrite > 1 && d.expired()) {
@@ -73,6 +84,9 @@ public final class TcpPerf {
                 long t1 = System.nanoTime();
                 CpuClock.Sample c1 = CpuClock.now();
                 long received = ack.getLong(0);
+                if (received < 0 && framed != null) {
+                    throw new IOException("TCP sink found a CRC32C mismatch or a cut frame");
+                }
                 if (received != sent * size) {
                     throw new IOException("TCP sink received " + received + " bytes, sent " + sent * size);
                 }

@@ -23,7 +23,7 @@ class MultiQpPerfTest {
         // direct memory with the full warm-up (rounds until the JIT settles), which the module's other runs shorten
         // to one round (pom.xml)
         Callable<MultiQpPerf.Report> run = () -> MultiQpPerf.run("soft", ConnectOptions.defaults(), memory, 2, 5000, 1, 1,
-                true, null);
+                TcpBaseline.PLAIN, null);
         MultiQpPerf.Report r = memory == MemoryKind.DIRECT ? FullWarmUp.of(run) : run.call();
         assertNull(r.failure());
         assertEquals(memory, r.memory());
@@ -38,11 +38,23 @@ class MultiQpPerfTest {
         }
     }
 
+    /** {@code --qps N --tcp-crc}: the streams carry a CRC per MULPDU of the QPs' loopback connections, checked. */
+    @Test
+    void withTheCrcBaselineTheStreamsAreFramedByTheQpsMulpdu() throws Exception {
+        MultiQpPerf.Report r = MultiQpPerf.run("soft", ConnectOptions.defaults(), MemoryKind.DIRECT, 2, 5000, 1, 1,
+                TcpBaseline.CRC, null);
+        assertNull(r.failure());
+        assertTrue(r.tcpCrcFrame() > 0 && r.tcpMedian() > 0, "frame " + r.tcpCrcFrame());
+        java.io.StringWriter text = new java.io.StringWriter();
+        MultiQpPerf.print(new java.io.PrintWriter(text), r);
+        assertTrue(text.toString().contains("a CRC32C per " + r.tcpCrcFrame() + " octets (--tcp-crc)"), text.toString());
+    }
+
     /** {@code --qps N --no-tcp}: the RDMA rows alone; the text says the baseline was skipped and gives no ratio. */
     @Test
     void withoutTheTcpBaselineOnlyRdmaRunsAndTheTextSaysSo() throws Exception {
         MultiQpPerf.Report r = MultiQpPerf.run("soft", ConnectOptions.defaults(), MemoryKind.DIRECT, 2, 5000, 1, 1,
-                false, null);
+                TcpBaseline.NONE, null);
         assertNull(r.failure());
         assertNull(r.tcpMbps());
         assertTrue(r.rdmaMedian() > 0);

@@ -104,7 +104,7 @@ public final class SoftConnection {
 
     /** Binds the QP and reports established: now (initiator) or after the first FPDU (responder). */
     void established(Channel ch, MpaParameters p, boolean initiator, MpaConfig config, ByteBuf leftover) {
-        int mulpdu = config.mulpdu() > 0 ? config.mulpdu() : Mulpdu.fromMss(mss(ch, p.markersTx()), p.markersTx());
+        int mulpdu = config.mulpdu() > 0 ? config.mulpdu() : Mulpdu.forStream(mss(ch), p.markersTx());
         StreamParams sp = new StreamParams(p.crc(), p.markersTx(), p.markersRx(), mulpdu, p.localIrd(), p.localOrd(),
                 p.rtrType(), initiator, initiator ? config.firstFpduDelayMillis() : 0, config.terminates(),
                 config.transmitStallTimeoutMillis(), config.rdmapExtensions());
@@ -141,8 +141,8 @@ public final class SoftConnection {
         }
     }
 
-    /** The stream's MSS (Linux TCP_MAXSEG with epoll), capped so markers' FPDUPTR always fits 16 bits. */
-    private static int mss(Channel ch, boolean markers) {
+    /** The stream's MSS (Linux TCP_MAXSEG with epoll; {@link Mulpdu#forStream} bounds it). */
+    private static int mss(Channel ch) {
         int mss = DEFAULT_MSS;
         if (ch instanceof EpollSocketChannel e) {
             try {
@@ -151,7 +151,7 @@ public final class SoftConnection {
                 mss = DEFAULT_MSS;
             }
         }
-        return Math.max(128, Math.min(mss, markers ? 16384 : 65535 + 6));
+        return mss;
     }
 
     /**
