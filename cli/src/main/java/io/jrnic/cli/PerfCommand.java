@@ -43,7 +43,8 @@ public final class PerfCommand implements Callable<Integer> {
             + " median run of each side with the min-max over the runs; ratio = ratio of the medians (MB/s, or p50)."
             + " TCP baseline: java.nio SocketChannel, TCP_NODELAY, reused direct buffer, same size and iterations;"
             + " bandwidth rows write on a blocking channel, batching whole messages into writes of up to 64 KiB (one"
-            + " message per write from 64 KiB up); latency rows ping-pong one message, busy-polling rows on non-blocking"
+            + " message per write from 64 KiB up; with --tcp-crc each message goes as frames of the RDMA connection's"
+            + " MULPDU, each with the CRC32C of its payload, made by the sender and checked by the receiver); latency rows ping-pong one message, busy-polling rows on non-blocking"
             + " channels spinning on both sides, blocking rows on blocking channels (as RDMA waits on its completion"
             + " channel; the virtual-thread rows (JDK 21+) block on virtual threads on both sides, RDMA and TCP alike)."
             + " Bandwidth rows come in two shapes: per message (post msg: one WR per post call, each signaled) and batched"
@@ -327,14 +328,16 @@ public final class PerfCommand implements Callable<Integer> {
             }
         }
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
-                mpaRev, maxSeconds, !noTcp).withTcpBaseline(noTcp ? TcpBaseline.NONE : tcpCrc ? TcpBaseline.CRC : TcpBaseline.PLAIN).withReps(reps).withMemory(memory.kind()).withPosting(postList, cqMod)
+                mpaRev, maxSeconds, !noTcp).withTcpBaseline(noTcp ? TcpBaseline.NONE : tcpCrc ? TcpBaseline.CRC : TcpBaseline.PLAIN)
+                .withReps(reps).withMemory(memory.kind()).withPosting(postList, cqMod)
                 .withStallTimeout(stallTimeout).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
     /** The header over the tables, at most three lines: what runs, the MPA settings, what the ratio is (the method: {@link #METHOD}). */
     static String banner(PerfConfig c, String where, int busyThreads) {
         return "jrnic perf: soft RNIC (iWARP over TCP) vs raw TCP"
-                + (c.tcpBaseline() == TcpBaseline.CRC ? " with a CRC32C per MULPDU (--tcp-crc)" : "") + ", " + where + "; " + c.memory().label() + " memory (--memory)"
+                + (c.tcpBaseline() == TcpBaseline.CRC ? " with a CRC32C per MULPDU (--tcp-crc)" : "") + ", " + where
+                + "; " + c.memory().label() + " memory (--memory)"
                 + ", window " + c.window() + " (READ: at most " + PerfConfig.READ_DEPTH + ")"
                 + "; batched bw: lists of " + Math.min(c.postList(), c.window()) + ", 1 signaled per "
                 + Math.min(c.cqMod(), c.window()) + " (--post-list, --cq-mod)"
