@@ -77,7 +77,7 @@ public final class RpingGuestCase implements SiwCase {
         ExecResult client = guest.exec("rping -c" + args, Duration.ofSeconds(90));
         ExecResult server = CaseSupport.awaitBackground(guest, "rping-server");
         GuestBootCase.expect(failures, client.ok(), "rping client: " + client);
-        GuestBootCase.expect(failures, server.exitCode() == 0, "rping server: " + server);
+        GuestBootCase.expect(failures, CaseSupport.rpingServerFinished(server), "rping server: " + server);
         Path pcap = capture.stop(outDir.resolve(name + ".pcap"));
         CaptureReport report = CaptureReport.of(pcap);
         GuestBootCase.expect(failures, capture.droppedByKernel() == 0, "capture incomplete: " + capture.tcpdumpLog());

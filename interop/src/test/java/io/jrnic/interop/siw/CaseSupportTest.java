@@ -1,6 +1,7 @@
 package io.jrnic.interop.siw;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,20 @@ class CaseSupportTest {
     private static FpduRecord terminate(String info) {
         return new FpduRecord(0, Direction.R2I, 7, 7, 0, 22, 0x4147, false, true, -1, -1, 2, 1, 0, 0, CrcStatus.OFF,
                 info);
+    }
+
+    /** rping's teardown race (its CM thread meets the destroyed event channel) is not a failed run; other exits are. */
+    @Test
+    void anRpingServerFinishedWithExitZeroOrItsTeardownRaceOnly() {
+        String end = "server DISCONNECT EVENT...\nwait for RDMA_READ_ADV state 10\n";
+        assertTrue(CaseSupport.rpingServerFinished(new ExecResult("rping -s", 0, end, Duration.ZERO)));
+        assertTrue(CaseSupport.rpingServerFinished(new ExecResult("rping -s", 255,
+                end + "rdma_get_cm_event: Bad file descriptor\n", Duration.ZERO)));
+        assertFalse(CaseSupport.rpingServerFinished(new ExecResult("rping -s", 255,
+                "rdma_get_cm_event: Bad file descriptor\n", Duration.ZERO)), "no disconnect: the run did not end");
+        assertFalse(CaseSupport.rpingServerFinished(new ExecResult("rping -s", 255, end + "cq completion failed status 5\n",
+                Duration.ZERO)));
+        assertFalse(CaseSupport.rpingServerFinished(new ExecResult("rping -s", 137, end, Duration.ZERO)));
     }
 
     @Test
