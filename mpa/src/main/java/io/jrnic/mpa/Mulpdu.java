@@ -28,6 +28,7 @@ public final class Mulpdu {
      * 65541 without (an FPDU of a 16-bit ULPDU length and its framing).
      */
     public static int forStream(long mss, boolean markers) {
-        return fromMss((int) Math.max(128, Math.min(mss, markers ? 16384 : Markers.MAX_ULPDU_LENGTH + Markers.FRAMING_OVERHEAD)), markers);
+        long most = markers ? 16384 : Markers.MAX_ULPDU_LENGTH + Markers.FRAMING_OVERHEAD;
+        return fromMss((int) Math.max(128, Math.min(mss, most)), markers);
     }
 }

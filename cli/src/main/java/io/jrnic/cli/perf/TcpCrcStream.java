@@ -36,31 +36,32 @@ final class TcpCrcStream {
         return mss == null || mss <= 0 ? 0 : Mulpdu.forStream(mss, markers);
     }
 
-    /** Octets a message of {@code size} takes on the stream: its payload and one CRC per frame. */
+    /** Octets a message of {@code size} takes on the stream: its payload and one CRC per frame (frame length 0: none). */
     static int wireLength(int size, int frameLength) {
-        return size + CRC_LENGTH * ((size + frameLength - 1) / frameLength);
+        return frameLength == 0 ? size : size + CRC_LENGTH * ((size + frameLength - 1) / frameLength);
     }
 
-    /** The sending side: {@code messages} messages laid out as frames in one reused direct buffer. */
+    /**
+     * The sending side: {@code messages} messages laid out as frames in one reused direct buffer; with frame length 0
+     * the messages back to back and no CRC (the plain baseline).
+     */
     static final class Sender {
         private final ByteBuffer buf;
-        private final int size;
         private final int frameLength;
         private final int wire;
         private final CRC32C crc = new CRC32C();
 
         Sender(int size, int messages, int frameLength) {
-            if (frameLength < 1) {
-                throw new IllegalArgumentException("frame length must be >= 1: " + frameLength);
+            if (frameLength < 0) {
+                throw new IllegalArgumentException("frame length must be >= 0: " + frameLength);
             }
-            this.size = size;
             this.frameLength = frameLength;
             this.wire = wireLength(size, frameLength);
             this.buf = ByteBuffer.allocateDirect(wire * messages);
             for (int m = 0, at = 0; m < messages; m++) {
                 for (int k = 0; k < size; k++) {
                     buf.put(at++, Pattern.at(k));
-                    if ((k + 1) % frameLength == 0 || k + 1 == size) {
+                    if (frameLength > 0 && ((k + 1) % frameLength == 0 || k + 1 == size)) {
                         at += CRC_LENGTH;
                     }
                 }
@@ -70,7 +71,7 @@ final class TcpCrcStream {
         /** The first {@code messages} messages with every frame's CRC computed now, ready to write. */
         ByteBuffer frames(int messages) {
             int end = messages * wire;
-            for (int at = 0; at < end; ) {
+            for (int at = 0; frameLength > 0 && at < end; ) {
                 int msgEnd = at + wire;
                 while (at < msgEnd) {
                     int n = Math.min(frameLength, msgEnd - at - CRC_LENGTH);
@@ -84,13 +85,12 @@ final class TcpCrcStream {
             }
             return buf.clear().limit(end);
         }
-
-        int size() {
-            return size;
-        }
     }
 
-    /** The receiving side's parse of the stream: frames of the announced lengths, each CRC checked. */
+    /**
+     * The receiving side's parse of the stream: frames of the announced lengths, each CRC checked; with frame length 0
+     * it only counts octets (the plain baseline).
+     */
     static final class Checker {
         private final int size;
         private final int frameLength;
@@ -103,8 +103,8 @@ final class TcpCrcStream {
         private int crcReceived;
 
         Checker(int size, int frameLength) {
-            if (size < 1 || frameLength < 1) {
-                throw new IllegalArgumentException("size and frame length must be >= 1: " + size + ", " + frameLength);
+            if (size < 1 || frameLength < 0) {
+                throw new IllegalArgumentException("size must be >= 1 and frame length >= 0: " + size + ", " + frameLength);
             }
             this.size = size;
             this.frameLength = frameLength;
@@ -112,6 +112,11 @@ final class TcpCrcStream {
 
         /** Consumes the buffer's remaining octets, wherever frames and CRCs are cut. */
         void feed(ByteBuffer b) {
+            if (frameLength == 0) {
+                payload += b.remaining();
+                b.position(b.limit());
+                return;
+            }
             while (b.hasRemaining()) {
                 if (frameLeft == 0 && crcNeeded == 0) {
                     if (messageLeft == 0) {
@@ -150,7 +155,7 @@ final class TcpCrcStream {
             return mismatches;
         }
 
-        /** True when the stream ended on a frame boundary. */
+        /** True when the stream ended on a frame boundary (always without frames). */
         boolean whole() {
             return frameLeft == 0 && crcNeeded == 0 && messageLeft == 0;
         }

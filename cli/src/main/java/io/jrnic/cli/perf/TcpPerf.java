@@ -61,15 +61,14 @@ public final class TcpPerf {
             ScheduledFuture<?> dog = watchdog(ch, maxNanos + 10_000_000_000L);
             try {
                 int perWrite = Math.max(1, BATCH_BYTES / size);
-                TcpCrcStream.Sender framed = crcFrame > 0 ? new TcpCrcStream.Sender(size, perWrite, crcFrame) : null;
-                ByteBuffer buf = framed == null ? patterned(size * perWrite) : null;
+                TcpCrcStream.Sender messages = new TcpCrcStream.Sender(size, perWrite, crcFrame);
                 Deadline d = Deadline.in(maxNanos);
                 long sent = 0;
                 CpuClock.Sample c0 = CpuClock.now();
                 long t0 = System.nanoTime(); // after the sample, whose /proc/stat read is not the run's time
                 while (sent < iterations && ((sent & 63) != 0 || perWrite > 1 || !d.expired())) {
                     int k = (int) Math.min(perWrite, iterations - sent);
-                    ByteBuffer b = framed != null ? framed.frames(k) : buf.clear().limit(k * size);
+                    ByteBuffer b = messages.frames(k);
                     while (b.hasRemaining()) {
                         ch.write(b);
                     }
@@ -84,7 +83,7 @@ public final class TcpPerf {
                 long t1 = System.nanoTime();
                 CpuClock.Sample c1 = CpuClock.now();
                 long received = ack.getLong(0);
-                if (received < 0 && framed != null) {
+                if (received < 0 && crcFrame > 0) {
                     throw new IOException("TCP sink found a CRC32C mismatch or a cut frame");
                 }
                 if (received != sent * size) {

@@ -67,11 +67,10 @@ final class TcpStreams {
 
     private static void send(SocketChannel ch, int size, long end, int crcFrame) {
         int perWrite = Math.max(1, TcpPerf.BATCH_BYTES / size);
-        TcpCrcStream.Sender framed = crcFrame > 0 ? new TcpCrcStream.Sender(size, perWrite, crcFrame) : null;
-        ByteBuffer buf = framed == null ? TcpPerf.patterned(size * perWrite) : null;
+        TcpCrcStream.Sender messages = new TcpCrcStream.Sender(size, perWrite, crcFrame);
         try {
             while (System.nanoTime() < end) {
-                ByteBuffer b = framed != null ? framed.frames(perWrite) : buf.clear();
+                ByteBuffer b = messages.frames(perWrite);
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }
@@ -82,26 +81,18 @@ final class TcpStreams {
         }
     }
 
-    /** Payload octets received (all octets on a plain stream). */
+    /** Payload octets received (every octet on a plain stream: frame length 0). */
     private static long drain(SocketChannel ch, int size, int crcFrame, AtomicLong mismatches) {
         ByteBuffer buf = ByteBuffer.allocateDirect(256 * 1024);
-        TcpCrcStream.Checker checker = crcFrame > 0 ? new TcpCrcStream.Checker(size, crcFrame) : null;
-        long total = 0;
+        TcpCrcStream.Checker checker = new TcpCrcStream.Checker(size, crcFrame);
         try {
-            for (int r; (r = ch.read(buf.clear())) >= 0; ) {
-                if (checker != null) {
-                    checker.feed(buf.flip());
-                } else {
-                    total += r;
-                }
+            while (ch.read(buf.clear()) >= 0) {
+                checker.feed(buf.flip());
             }
         } catch (IOException e) {
             // counted so far
         }
-        if (checker != null) {
-            mismatches.addAndGet(checker.mismatches());
-            return checker.payload();
-        }
-        return total;
+        mismatches.addAndGet(checker.mismatches());
+        return checker.payload();
     }
 }

@@ -38,6 +38,22 @@ class TcpCrcStreamTest {
         }
     }
 
+    /** Frame length 0 is the plain baseline: messages back to back, no CRC, every octet counted. */
+    @Test
+    void withoutFramesTheMessagesGoBackToBackAndEveryOctetCounts() {
+        ByteBuffer b = new TcpCrcStream.Sender(SIZE, 3, 0).frames(2);
+        assertEquals(2 * SIZE, b.remaining());
+        assertEquals(SIZE, TcpCrcStream.wireLength(SIZE, 0));
+        assertEquals(Pattern.at(7), b.get(SIZE + 7));
+        TcpCrcStream.Checker k = new TcpCrcStream.Checker(SIZE, 0);
+        k.feed(b);
+        assertFalse(b.hasRemaining());
+        assertEquals(2L * SIZE, k.payload());
+        assertEquals(0, k.mismatches());
+        assertTrue(k.whole());
+        assertThrows(IllegalArgumentException.class, () -> new TcpCrcStream.Checker(SIZE, -1));
+    }
+
     /** The receiver's parse does not depend on where reads cut the stream. */
     @Test
     void aStreamCutAnywhereIsCheckedWhole() {
