@@ -25,8 +25,10 @@ final class Control implements AutoCloseable {
     static final byte END = 4;
     static final byte RESULT = 5;
     static final byte BYE = 6;
+    /** The server's answer to a BEGIN while it serves another client: the detail says so; nothing was prepared. */
+    static final byte BUSY = 7;
 
-    /** A server's answer: READY (ok, credits, detail) or RESULT (ok, detail). */
+    /** A server's answer: READY (ok, credits, detail), RESULT (ok, detail) or BUSY (detail). */
     record Reply(byte type, boolean ok, long credits, String detail) {
     }
 
@@ -94,6 +96,12 @@ final class Control implements AutoCloseable {
         out.flush();
     }
 
+    void busy(String detail) throws IOException {
+        out.writeByte(BUSY);
+        out.writeUTF(detail);
+        out.flush();
+    }
+
     void credit(int n) throws IOException {
         out.writeByte(CREDIT);
         out.writeInt(n);
@@ -142,7 +150,7 @@ final class Control implements AutoCloseable {
     }
 
     /**
-     * Client side: the next READY or RESULT; CREDITs met on the way are returned as CREDIT replies
+     * Client side: the next READY, RESULT or BUSY; CREDITs met on the way are returned as CREDIT replies
      * (credits = n) so the caller can account for them.
      */
     Reply readReply(long timeoutMillis) throws IOException {
@@ -152,6 +160,9 @@ final class Control implements AutoCloseable {
         }
         if (type == CREDIT) {
             return new Reply(CREDIT, true, in.readInt(), "");
+        }
+        if (type == BUSY) {
+            return new Reply(BUSY, false, 0, in.readUTF());
         }
         if (type != READY && type != RESULT) {
             throw new IOException("unexpected control message " + type);

@@ -57,6 +57,9 @@ public final class PerfRunner {
                     PerfCase w = PerfConfig.warmUp(c);
                     say(progress, "warming up " + c.name() + " " + c.size() + " B x " + w.iterations());
                     String f = warmRdma(rp, w, PerfConfig.WARM_UP_MAX_ROUNDS);
+                    if (rp.busy() != null) {
+                        return refused(plan, rp.busy()); // no baseline traffic beside another client's tests
+                    }
                     if (f != null) {
                         warmFailures.putIfAbsent(c.name() + "/" + c.size(), "warm-up: " + f);
                     }
@@ -124,6 +127,16 @@ public final class PerfRunner {
         failure = failure != null ? failure : warmFailure;
         return c.kind().bandwidth() ? Result.bwRuns(c, rdmaBw, tcpBw, failure, note)
                 : Result.latRuns(c, rdmaLat, tcpLat, failure, note);
+    }
+
+    /** Every row of the plan failed with the server's refusal (it serves another client: {@link Control#BUSY}). */
+    private static List<Result> refused(List<PerfCase> plan, String why) {
+        List<Result> out = new ArrayList<>();
+        for (PerfCase c : plan) {
+            out.add(c.kind().bandwidth() ? Result.bwRuns(c, List.of(), List.of(), why, null)
+                    : Result.latRuns(c, List.of(), List.of(), why, null));
+        }
+        return out;
     }
 
     private static String key(PerfCase c) {

@@ -25,12 +25,15 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The passive side of {@code jrnic perf}: an RDMA listener on the RDMA port and, on the baseline
  * port, the out-of-band control channel plus the raw-TCP sink and the blocking (on a platform or a virtual
  * thread) and busy-polling echoes. One control session runs one
- * test at a time; each test gets its own CQ, QP, memory regions and RDMA connection.
+ * test at a time; each test gets its own CQ, QP, memory regions and RDMA connection. One client at a time, as
+ * iperf3: the control session that arrives while another holds the server is answered {@link Control#BUSY} to each of
+ * its tests, so that no second client's test, connection or baseline traffic runs beside the first's.
  */
 public final class PerfServer implements AutoCloseable {
     private final PerfConfig config;
@@ -42,6 +45,8 @@ public final class PerfServer implements AutoCloseable {
     private final Thread acceptor;
     private final PrintWriter log;
     private volatile ServerTest pending;
+    /** Held by the one control session being served ({@link #controlSession}). */
+    private final AtomicBoolean held = new AtomicBoolean();
     private volatile boolean closed;
 
     /**
@@ -156,6 +161,20 @@ public final class PerfServer implements AutoCloseable {
     }
 
     private void controlSession(Control ctl) throws IOException {
+        if (!held.compareAndSet(false, true)) {
+            for (Control.Begin b; !closed && (b = ctl.readBegin(30_000)) != null; ) {
+                ctl.busy("the server is running another client's tests (one client at a time); try again later");
+            }
+            return;
+        }
+        try {
+            serveTests(ctl);
+        } finally {
+            held.set(false);
+        }
+    }
+
+    private void serveTests(Control ctl) throws IOException {
         while (!closed) {
             Control.Begin b = ctl.readBegin(3_600_000);
             if (b == null) {

@@ -49,6 +49,7 @@ public final class RdmaPerf implements AutoCloseable {
     private final ConnectionManager cm;
     private final Control ctl;
     private int mulpdu;
+    private String busy;
 
     public RdmaPerf(PerfConfig config, String provider, InetSocketAddress rdma, InetSocketAddress control)
             throws IOException {
@@ -75,6 +76,10 @@ public final class RdmaPerf implements AutoCloseable {
         try {
             ctl.begin(test, config.window(), config.maxNanos());
             Control.Reply ready = ctl.readReply(30_000);
+            if (ready.type() == Control.BUSY) {
+                busy = "server busy: " + ready.detail();
+                return new Outcome(null, null, busy, null);
+            }
             if (ready.type() != Control.READY || !ready.ok()) {
                 return new Outcome(null, null, "server: " + ready.detail(), null);
             }
@@ -112,6 +117,11 @@ public final class RdmaPerf implements AutoCloseable {
             failure = failure != null ? failure : "control: " + describe(e);
         }
         return new Outcome(failure == null ? bw : null, failure == null ? lat : null, failure, note);
+    }
+
+    /** Null, or why the server refused this client ({@link Control#BUSY}): every test would be refused the same. */
+    String busy() {
+        return busy;
     }
 
     /** The MULPDU the last test's connection sends with: {@code --mulpdu}, or its stream's as the soft RNIC derives it (0: unknown). */

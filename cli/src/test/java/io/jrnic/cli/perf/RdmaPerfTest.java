@@ -111,6 +111,45 @@ class RdmaPerfTest {
     }
 
     @Test
+    void aSecondClientIsRefusedWhileAnotherHoldsTheServerAndServedOnceItLeft() throws Exception {
+        PerfConfig c = tiny(List.of(64), 5, 4);
+        PerfCase write = new PerfCase(Op.WRITE, Kind.BW, 64, 5);
+        try (PerfServer s = new PerfServer(c, "soft", new InetSocketAddress("127.0.0.1", 0), 0, null)) {
+            try (RdmaPerf first = new RdmaPerf(c, "soft", s.rdmaAddress(), s.baselineAddress())) {
+                assertNull(first.run(write).failure()); // its control session holds the server
+                try (RdmaPerf second = new RdmaPerf(c, "soft", s.rdmaAddress(), s.baselineAddress())) {
+                    RdmaPerf.Outcome o = second.run(write);
+                    assertTrue(o.failure().startsWith("server busy: "), o.failure());
+                    assertEquals(o.failure(), second.busy());
+                }
+                // a whole client run: every row fails with the refusal, and nothing was measured
+                List<Result> rs = PerfRunner.client(c, "soft", s.rdmaAddress(), s.baselineAddress(), null);
+                assertEquals(c.plan().size(), rs.size());
+                for (Result r : rs) {
+                    assertTrue(r.failure() != null && r.failure().startsWith("server busy: "), r.test() + ": " + r.failure());
+                    assertNull(r.rdmaBw());
+                    assertNull(r.tcpBw());
+                    assertNull(r.rdmaLat());
+                    assertNull(r.tcpLat());
+                }
+                assertNull(first.run(write).failure()); // the first client's session went on undisturbed
+            }
+            // the first client said goodbye: its session ends on the server's own thread, then the next is served
+            String last = null;
+            for (int attempt = 0; attempt < 100; attempt++) {
+                try (RdmaPerf next = new RdmaPerf(c, "soft", s.rdmaAddress(), s.baselineAddress())) {
+                    last = next.run(write).failure();
+                    if (next.busy() == null) {
+                        break;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            assertNull(last);
+        }
+    }
+
+    @Test
     void perMessageAndBatchedRowsVerifyEveryOperation() throws Exception {
         // lists of 3, one signaled per 5, window 8: lists end between signals and the window fills mid-list
         PerfConfig c = tiny(List.of(64, 5000), 50, 8).withKinds(EnumSet.of(Kind.BW, Kind.BW_MSG)).withPosting(3, 5);
