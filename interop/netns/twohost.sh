@@ -10,7 +10,8 @@
 #   twohost.sh addr a|b               prints that host's address
 #   twohost.sh cc a|b                 prints that host's TCP congestion control
 #   twohost.sh status                 namespaces, addresses, qdiscs, loss rules
-#   twohost.sh down                   removes everything it made (idempotent: fine to call when nothing is up)
+#   twohost.sh down                   removes everything it made, processes still running in the hosts included
+#                                     (idempotent: fine to call when nothing is up)
 #
 # Environment: JRNIC_NETNS (name prefix, default jrnic2h: namespaces jrnic2h-a and jrnic2h-b) and JRNIC_NETNS_NET
 # (0..255, default 0: host a is 10.231.N.1/30, host b 10.231.N.2/30). These are the only addresses the harness
@@ -86,9 +87,30 @@ rate_gbit() { # 1gbit -> 1, 10gbit -> 10, 500mbit -> 1
   esac
 }
 
+# A process still inside a namespace keeps its network stack alive after `ip netns del` (its sockets, its ports, its
+# CPU): down ends every process the hosts hold first (TERM, then KILL after at most 5 s), then removes them.
+end_processes() {
+  local ns=$1 pids i
+  pids=$(ip netns pids "$ns" 2>/dev/null)
+  [ -z "$pids" ] && return 0
+  kill $pids 2>/dev/null
+  for i in $(seq 1 50); do
+    [ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && return 0
+    sleep 0.1
+  done
+  pids=$(ip netns pids "$ns" 2>/dev/null)
+  [ -n "$pids" ] && kill -9 $pids 2>/dev/null
+  return 0
+}
+
 down() {
-  exists "$ns_a" && ip netns del "$ns_a"
-  exists "$ns_b" && ip netns del "$ns_b"
+  local ns
+  for ns in "$ns_a" "$ns_b"; do
+    if exists "$ns"; then
+      end_processes "$ns"
+      ip netns del "$ns"
+    fi
+  done
   return 0
 }
 

@@ -114,6 +114,42 @@ class TwoHostTest {
     }
 
     /**
+     * {@code down} removes what {@code up} made, processes still running in the hosts included: a process left inside
+     * a namespace keeps its network stack (sockets, ports) alive after {@code ip netns del}, and whatever it does
+     * disturbs the next measurement. A process that ignores SIGTERM gets SIGKILL.
+     */
+    @Test
+    void downEndsTheProcessesStillRunningInTheHosts() throws Exception {
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            h.harness("up", "--mtu", "1500");
+            TwoHost.Child plain = h.exec('b', "sleep", "300");
+            TwoHost.Child stubborn = h.exec('a', "bash", "-c", "trap '' TERM; sleep 300; sleep 300");
+            assertTrue(inHost(h, 'b', plain.process.pid()) && inHost(h, 'a', stubborn.process.pid()),
+                    "the processes did not enter their hosts");
+            h.harness("down");
+            assertTrue(plain.process.waitFor(10, TimeUnit.SECONDS), "a process in host b outlived down");
+            assertTrue(stubborn.process.waitFor(10, TimeUnit.SECONDS), "a process ignoring SIGTERM outlived down");
+            String status = h.harness("status");
+            assertTrue(status.contains("-a: absent") && status.contains("-b: absent"), status);
+        }
+    }
+
+    /** Whether {@code pid} runs in host {@code side}'s namespace (waits up to 10 s for it to enter). */
+    private static boolean inHost(TwoHost h, char side, long pid) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            Process p = new ProcessBuilder("ip", "netns", "pids", h.ns(side)).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor(10, TimeUnit.SECONDS);
+            if (out.lines().anyMatch(l -> l.trim().equals(Long.toString(pid)))) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    /**
      * With markers on and segmentation offload off, every FPDU starts a TCP segment, as it does without markers.
      * The MULPDU from the MSS (RFC 5044: EMSS - 6 - 4 x ceil(EMSS/512)) is sized for three markers per 1448-octet
      * segment, so an FPDU cut at the MULPDU that meets only two is four octets short and the kernel's TCP packs the
