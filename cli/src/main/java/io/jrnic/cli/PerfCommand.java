@@ -345,6 +345,7 @@ public final class PerfCommand implements Callable<Integer> {
                 + (busyThreads > 0 ? "; --busy: " + busyThreads + " CPU-bound threads (one per core) ran throughout" : "")
                 + System.lineSeparator() + "MPA rev " + c.mpaRevision() + ", CRC " + (c.crc() ? "on" : "off")
                 + ", markers " + (c.markers() ? "on" : "off") + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu()))
+                + "; TCP congestion control " + io.jrnic.cli.perf.TcpCongestion.ofThisHost() + " (this host's)"
                 + System.lineSeparator() + "each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs;"
                 + " ratio = median RDMA / median TCP (method: jrnic perf --help)";
     }

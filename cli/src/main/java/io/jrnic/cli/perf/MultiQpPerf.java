@@ -274,6 +274,7 @@ public final class MultiQpPerf {
                 + " medians, min-max%n",
                 r.qps(), r.qps(), WINDOW, r.memory().label(), tcp, r.size(), r.seconds(), r.rdmaMbps().length,
                 r.tcpMbps() == null ? "" : "alternating ");
+        out.printf("TCP congestion control %s (this host's: RDMA's streams and TCP's alike)%n", TcpCongestion.ofThisHost());
         out.printf("RDMA WRITE  %,10.0f MB/s  (%s)%n", r.rdmaMedian(), range(r.rdmaMbps()));
         if (r.tcpMbps() == null) {
             out.println("TCP         skipped (--no-tcp)");
