@@ -40,9 +40,15 @@ final class Control implements AutoCloseable {
     private final DataInputStream in;
     private final DataOutputStream out;
 
+    /** Keepalive on the control connection: idle seconds before the first probe, seconds between probes, probes. */
+    static final int KEEPALIVE_IDLE = 10;
+    static final int KEEPALIVE_INTERVAL = 5;
+    static final int KEEPALIVE_PROBES = 3;
+
     Control(Socket socket) throws IOException {
         this.socket = socket;
         socket.setTcpNoDelay(true);
+        keepAlive(socket);
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
     }
@@ -58,6 +64,23 @@ final class Control implements AutoCloseable {
         } catch (IOException e) {
             s.close();
             throw e;
+        }
+    }
+
+    /**
+     * TCP keepalive with short probes (where the platform has them), so that a peer whose host or link died without a
+     * word ends the session within about 25 s: the server serves one client at a time, and a vanished client must not
+     * hold it for the hour a session may wait between tests. A live peer's kernel answers the probes, however long
+     * its tests take.
+     */
+    static void keepAlive(Socket socket) throws IOException {
+        socket.setKeepAlive(true);
+        try {
+            socket.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE, KEEPALIVE_IDLE);
+            socket.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL, KEEPALIVE_INTERVAL);
+            socket.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT, KEEPALIVE_PROBES);
+        } catch (UnsupportedOperationException e) {
+            // the system's keepalive timing (hours by default): a vanished peer is noticed late, not never
         }
     }
 

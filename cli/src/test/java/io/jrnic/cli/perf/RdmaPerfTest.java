@@ -150,6 +150,21 @@ class RdmaPerfTest {
     }
 
     @Test
+    void theControlConnectionProbesAVanishedPeerWithinSeconds() throws Exception {
+        try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             java.net.Socket s = new java.net.Socket(ss.getInetAddress(), ss.getLocalPort());
+             Control c = new Control(s)) {
+            assertTrue(s.getKeepAlive());
+            if (s.supportedOptions().contains(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE)) {
+                assertEquals(Control.KEEPALIVE_IDLE, s.getOption(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE));
+                assertEquals(Control.KEEPALIVE_INTERVAL, s.getOption(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL));
+                assertEquals(Control.KEEPALIVE_PROBES, s.getOption(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT));
+                assertTrue(Control.KEEPALIVE_IDLE + Control.KEEPALIVE_INTERVAL * Control.KEEPALIVE_PROBES <= 30);
+            }
+        }
+    }
+
+    @Test
     void perMessageAndBatchedRowsVerifyEveryOperation() throws Exception {
         // lists of 3, one signaled per 5, window 8: lists end between signals and the window fills mid-list
         PerfConfig c = tiny(List.of(64, 5000), 50, 8).withKinds(EnumSet.of(Kind.BW, Kind.BW_MSG)).withPosting(3, 5);
