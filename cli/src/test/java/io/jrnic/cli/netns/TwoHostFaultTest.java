@@ -164,6 +164,43 @@ class TwoHostFaultTest {
         }
     }
 
+    /**
+     * Short profile (about 40 s): {@code jrnic perf --server} serves one client at a time, so a client whose host or
+     * link dies between tests must not hold it. A control session opened from host a and left idle holds the server
+     * (another client is refused: "server busy"); the link goes down and the holder is killed, so no FIN or reset
+     * reaches b; the control connection's keepalive (10 s idle, 3 probes 5 s apart) ends the session, and once the
+     * link is back a new client is served.
+     */
+    @Test
+    void aClientThatVanishedBetweenTestsReleasesThePerfServer() throws Exception {
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            h.harness("up", "--mtu", "1500");
+            String port = "18533";
+            String control = Integer.toString(Integer.parseInt(port) + 1);
+            TwoHost.Child server = h.jrnic('b', "perf", "--server", "--port", port);
+            assertNotNull(server.await(l -> l.contains("jrnic perf server: RDMA on"), 60), server.output());
+            // a control session ('C') that then says nothing: bash holds the connection
+            TwoHost.Child holder = h.exec('a', "bash", "-c", "exec 3<>/dev/tcp/" + h.addr('b') + "/" + control
+                    + " && printf C >&3 && echo held && sleep 300");
+            assertNotNull(holder.await(l -> l.equals("held"), 30), holder.output());
+            TwoHost.Child refused = shortPerf(h, port);
+            assertEquals(1, refused.exit(60), refused.output());
+            assertTrue(refused.output().contains("server busy"), refused.output());
+
+            h.harness("link", "down");
+            holder.process.destroyForcibly();
+            for (ProcessHandle child : holder.process.descendants().toList()) {
+                child.destroyForcibly();
+            }
+            Thread.sleep(35_000); // the probes fail 25 s after the session's last octet
+            h.harness("link", "up");
+            TwoHost.Child served = shortPerf(h, port);
+            assertEquals(0, served.exit(60), served.output() + "\n" + server.output());
+            assertTrue(server.output().contains("connection ended"), server.output());
+        }
+    }
+
     /** 64 RDMA WRITEs of 64 KiB against a {@code jrnic perf --server} on {@code port} in host b. */
     private static TwoHost.Child shortPerf(TwoHost h, String port) throws IOException {
         return h.jrnic('a', "perf", "--connect", h.addr('b'), "--port", port, "--test", "write", "--mode", "bw",
