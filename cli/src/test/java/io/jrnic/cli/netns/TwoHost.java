@@ -130,6 +130,15 @@ final class TwoHost implements AutoCloseable {
         return c;
     }
 
+    /** A {@code jrnic perf --server} on {@code port} in host b, returned once it listens. */
+    Child perfServer(String port, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("perf", "--server", "--port", port));
+        args.addAll(List.of(more));
+        Child s = jrnic('b', args.toArray(String[]::new));
+        assertNotNull(s.await(l -> l.contains("jrnic perf server: RDMA on"), 60), s.output());
+        return s;
+    }
+
     /** A {@code jrnic soak --server} of {@code runs} runs on {@code port} in host b, returned once it is ready. */
     Child soakServer(int runs, int port, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("soak", "--server", "--runs",

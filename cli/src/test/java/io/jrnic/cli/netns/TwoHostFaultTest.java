@@ -99,8 +99,7 @@ class TwoHostFaultTest {
         try (TwoHost h = new TwoHost()) {
             h.harness("up", "--mtu", "1500");
             String port = "18531";
-            TwoHost.Child server = h.jrnic('b', "perf", "--server", "--port", port, "--stall-timeout", "5");
-            assertNotNull(server.await(l -> l.contains("jrnic perf server: RDMA on"), 60), server.output());
+            TwoHost.Child server = h.perfServer(port, "--stall-timeout", "5");
             assertEquals(0, shortPerf(h, port).exit(90), "a first run");
             long fds = openFds(server);
 
@@ -178,8 +177,7 @@ class TwoHostFaultTest {
             h.harness("up", "--mtu", "1500");
             String port = "18533";
             String control = Integer.toString(Integer.parseInt(port) + 1);
-            TwoHost.Child server = h.jrnic('b', "perf", "--server", "--port", port);
-            assertNotNull(server.await(l -> l.contains("jrnic perf server: RDMA on"), 60), server.output());
+            TwoHost.Child server = h.perfServer(port);
             // a control session ('C') that then says nothing: bash holds the connection
             TwoHost.Child holder = h.exec('a', "bash", "-c", "exec 3<>/dev/tcp/" + h.addr('b') + "/" + control
                     + " && printf C >&3 && echo held && sleep 300");
@@ -189,10 +187,9 @@ class TwoHostFaultTest {
             assertTrue(refused.output().contains("server busy"), refused.output());
 
             h.harness("link", "down");
+            // bash and its sleep, which inherited the connection: the children first, while they are still bash's
+            holder.process.descendants().forEach(ProcessHandle::destroyForcibly);
             holder.process.destroyForcibly();
-            for (ProcessHandle child : holder.process.descendants().toList()) {
-                child.destroyForcibly();
-            }
             Thread.sleep(35_000); // the probes fail 25 s after the session's last octet
             h.harness("link", "up");
             TwoHost.Child served = shortPerf(h, port);

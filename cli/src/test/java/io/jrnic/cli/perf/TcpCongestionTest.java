@@ -1,9 +1,11 @@
 package io.jrnic.cli.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,8 +25,7 @@ class TcpCongestionTest {
         Path available = Path.of("/proc/sys/net/ipv4/tcp_available_congestion_control");
         if (Files.isReadable(available)) {
             String cc = TcpCongestion.ofThisHost();
-            org.junit.jupiter.api.Assertions.assertTrue(
-                    java.util.List.of(Files.readString(available).trim().split("\\s+")).contains(cc), cc);
+            assertTrue(List.of(Files.readString(available).trim().split("\\s+")).contains(cc), cc);
         }
     }
 }
