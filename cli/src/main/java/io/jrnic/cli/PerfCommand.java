@@ -124,6 +124,12 @@ public final class PerfCommand implements Callable<Integer> {
                     + " goes to ERROR, its work requests flushed (ConnectOptions.transmitStallTimeout; 0 = off; default 60)")
     long stallTimeout;
 
+    @Option(names = "--tcp-rto-min", paramLabel = "MS", defaultValue = "0",
+            description = "minimum TCP retransmission timeout of this side's RDMA streams, 1..200 ms (Linux 6.15+"
+                    + " TCP_RTO_MIN_US, ConnectOptions.tcpRtoMin; refused values are logged and left to the kernel;"
+                    + " the TCP baseline keeps the kernel's; default 0: the kernel's 200 ms)")
+    long tcpRtoMin;
+
     @Option(names = "--reps", paramLabel = "K", defaultValue = "5",
             description = "alternating RDMA/TCP repetitions per row; figures are the medians, with min-max (default 5)")
     int reps;
@@ -331,7 +337,7 @@ public final class PerfCommand implements Callable<Integer> {
         return new PerfConfig(ops, kinds, sizes == null ? List.of() : sizes, iterations, window, !crcOff, markers, mulpdu,
                 mpaRev, maxSeconds, !noTcp).withTcpBaseline(noTcp ? TcpBaseline.NONE : tcpCrc ? TcpBaseline.CRC : TcpBaseline.PLAIN)
                 .withReps(reps).withMemory(memory.kind()).withPosting(postList, cqMod)
-                .withStallTimeout(stallTimeout).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
+                .withStallTimeout(stallTimeout).withTcpRtoMin(tcpRtoMin).withCapture(capture == null ? null : new io.jrnic.cli.perf.CaptureFiles(capture));
     }
 
     /** The header over the tables, at most three lines: what runs, the MPA settings, what the ratio is (the method: {@link #METHOD}). */
@@ -346,6 +352,7 @@ public final class PerfCommand implements Callable<Integer> {
                 + System.lineSeparator() + "MPA rev " + c.mpaRevision() + ", CRC " + (c.crc() ? "on" : "off")
                 + ", markers " + (c.markers() ? "on" : "off") + ", MULPDU " + (c.mulpdu() == 0 ? "auto" : Integer.toString(c.mulpdu()))
                 + "; TCP congestion control " + io.jrnic.cli.perf.TcpCongestion.ofThisHost() + " (this host's)"
+                + (c.tcpRtoMinMillis() > 0 ? "; RDMA streams' minimum RTO " + c.tcpRtoMinMillis() + " ms (--tcp-rto-min)" : "")
                 + System.lineSeparator() + "each row alternates " + c.reps() + " RDMA and " + c.reps() + " TCP runs;"
                 + " ratio = median RDMA / median TCP (method: jrnic perf --help)";
     }

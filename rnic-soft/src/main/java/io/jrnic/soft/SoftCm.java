@@ -242,7 +242,7 @@ final class SoftCm implements CmSpi {
         return new MpaConfig(mpa, o.mulpdu(), o.firstFpduDelay().toMillis(), o.connectTimeout().toMillis(),
                 o.mpaRequestTimeout().toMillis(), EngineEnums.terminateMode(o.terminateLayout()),
                 o.maxPendingSetups(), o.transmitStallTimeout().toMillis(), o.rdmapExtensions(),
-                o.deadPeerTimeout().toMillis());
+                o.deadPeerTimeout().toMillis(), o.tcpRtoMin().toNanos() / 1000);
     }
 
     @Override

@@ -59,6 +59,7 @@ public final class ConnectOptions {
     private int maxPendingSetups = DEFAULT_MAX_PENDING_SETUPS;
     private Duration transmitStallTimeout = DEFAULT_TRANSMIT_STALL_TIMEOUT;
     private Duration deadPeerTimeout = Duration.ZERO;
+    private Duration tcpRtoMin = Duration.ZERO;
     private boolean rdmapExtensions = true;
     /** Capture file of the connection, or null. */
     private java.nio.file.Path capture;
@@ -88,6 +89,7 @@ public final class ConnectOptions {
         n.maxPendingSetups = maxPendingSetups;
         n.transmitStallTimeout = transmitStallTimeout;
         n.deadPeerTimeout = deadPeerTimeout;
+        n.tcpRtoMin = tcpRtoMin;
         n.rdmapExtensions = rdmapExtensions;
         n.capture = capture;
         change.accept(n);
@@ -111,6 +113,10 @@ public final class ConnectOptions {
         if (!deadPeerTimeout.isZero() && deadPeerTimeout.toSeconds() < 2) {
             throw new IllegalArgumentException("dead peer timeout must be 0 (off) or at least 2 s: " + deadPeerTimeout);
         }
+        if (!tcpRtoMin.isZero() && (tcpRtoMin.compareTo(Duration.ofMillis(1)) < 0
+                || tcpRtoMin.compareTo(MAX_TCP_RTO_MIN) > 0)) {
+            throw new IllegalArgumentException("TCP RTO minimum must be 0 (the kernel's) or 1 ms..200 ms: " + tcpRtoMin);
+        }
         if (maxPendingSetups < 1) {
             throw new IllegalArgumentException("maxPendingSetups must be at least 1: " + maxPendingSetups);
         }
@@ -126,7 +132,7 @@ public final class ConnectOptions {
             throw new IllegalArgumentException("MULPDU must be 0 (auto) or 64..65535: " + mulpdu);
         }
         for (Duration d : new Duration[] {connectTimeout, mpaReplyTimeout, mpaRequestTimeout, firstFpduDelay,
-                transmitStallTimeout, deadPeerTimeout}) {
+                transmitStallTimeout, deadPeerTimeout, tcpRtoMin}) {
             if (d.isNegative()) {
                 throw new IllegalArgumentException("negative duration " + d);
             }
@@ -292,6 +298,25 @@ public final class ConnectOptions {
         return with(n -> n.deadPeerTimeout = Objects.requireNonNull(v));
     }
 
+    /** The kernel's own minimum retransmission timeout, and the most {@link #tcpRtoMin} may be (TCP_RTO_MIN). */
+    public static final Duration MAX_TCP_RTO_MIN = Duration.ofMillis(200);
+
+    /**
+     * The stream's minimum TCP retransmission timeout, lower than the kernel's 200 ms (Linux's
+     * {@code TCP_RTO_MIN_US}, kernel 6.15 and later; the per-route {@code ip route ... rto_min} is the same
+     * setting for a whole route). It matters where a direction carries few segments, as an RDMA READ requester's:
+     * a list of Read Requests leaves in one segment, and when that lone segment is lost neither duplicate
+     * acknowledgements nor SACK can reveal it, so TCP waits for its tail loss probe, which with one segment in
+     * flight waits out the minimum RTO as well (RFC 8985 section 7.2), or for the RTO itself: 200 ms in which
+     * the responder has nothing to answer. The price is earlier, possibly spurious, retransmissions on a path
+     * whose round trips vary by more than the minimum: for a data centre, not a WAN. Epoll streams only; a kernel
+     * without the option, or that refuses the value (below two of its clock ticks), leaves the stream as it is
+     * and the refusal is logged once. {@link Duration#ZERO}, the default, leaves it to the kernel. 1 ms..200 ms.
+     */
+    public ConnectOptions tcpRtoMin(Duration v) {
+        return with(n -> n.tcpRtoMin = Objects.requireNonNull(v));
+    }
+
     /**
      * Whether the ULP on this connection uses the RFC 7306 extensions (Immediate Data, Atomic Requests and Responses).
      * RFC 7306 has no MPA-level negotiation: the ULPs agree. Default true (jrnic takes them and answers them on their
@@ -323,6 +348,7 @@ public final class ConnectOptions {
     public int maxPendingSetups() { return maxPendingSetups; }
     public Duration transmitStallTimeout() { return transmitStallTimeout; }
     public Duration deadPeerTimeout() { return deadPeerTimeout; }
+    public Duration tcpRtoMin() { return tcpRtoMin; }
     public boolean rdmapExtensions() { return rdmapExtensions; }
 
     @Override

@@ -14,7 +14,7 @@ import java.util.Set;
 public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long iterations, int window,
                          boolean crc, boolean markers, int mulpdu, int mpaRevision, long maxSeconds, TcpBaseline tcpBaseline,
                          CaptureFiles capture, int reps, MemoryKind memory, int postList, int cqMod,
-                         long stallTimeoutSeconds) {
+                         long stallTimeoutSeconds, long tcpRtoMinMillis) {
     public static final int DEFAULT_BW_SIZE = 64 * 1024;
     /** Alternating RDMA/TCP repetitions per row by default (figures are medians over them). */
     public static final int DEFAULT_REPS = 5;
@@ -115,6 +115,9 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         if (stallTimeoutSeconds < 0) {
             throw new IllegalArgumentException("stall timeout must be >= 0 (0 = off): " + stallTimeoutSeconds);
         }
+        if (tcpRtoMinMillis != 0 && (tcpRtoMinMillis < 1 || tcpRtoMinMillis > 200)) {
+            throw new IllegalArgumentException("TCP RTO minimum must be 1..200 ms (0 = the kernel's): " + tcpRtoMinMillis);
+        }
     }
 
     /** Without captures. */
@@ -123,7 +126,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
         this(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
                 tcpBaseline ? TcpBaseline.PLAIN : TcpBaseline.NONE, null, 1,
                 MemoryKind.DIRECT, PerfCase.DEFAULT_POST_LIST, PerfCase.DEFAULT_CQ_MOD,
-                ConnectOptions.DEFAULT_TRANSMIT_STALL_TIMEOUT.toSeconds());
+                ConnectOptions.DEFAULT_TRANSMIT_STALL_TIMEOUT.toSeconds(), 0);
     }
 
     /**
@@ -132,13 +135,13 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     public PerfConfig withReps(int v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, capture, v, memory, postList, cqMod, stallTimeoutSeconds);
+                tcpBaseline, capture, v, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     /** Captures every client connection (see {@link CaptureFiles}); null: none. */
     public PerfConfig withCapture(CaptureFiles v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, v, reps, memory, postList, cqMod, stallTimeoutSeconds);
+                tcpBaseline, v, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public static PerfConfig defaults() {
@@ -149,7 +152,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     /** Every buffer is direct memory or a heap array (see {@link MemoryKind}); the default is direct. */
     public PerfConfig withMemory(MemoryKind v) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline,
-                capture, reps, v, postList, cqMod, stallTimeoutSeconds);
+                capture, reps, v, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     /**
@@ -159,31 +162,31 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     public PerfConfig withPosting(int list, int mod) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline,
-                capture, reps, memory, list, mod, stallTimeoutSeconds);
+                capture, reps, memory, list, mod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public PerfConfig withOps(Set<Op> v) {
-        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
+        return new PerfConfig(v, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public PerfConfig withKinds(Set<Kind> v) {
-        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
+        return new PerfConfig(ops, v, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public PerfConfig withSizes(List<Integer> v) {
-        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
+        return new PerfConfig(ops, kinds, v, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public PerfConfig withIterations(long v) {
-        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
+        return new PerfConfig(ops, kinds, sizes, v, window, crc, markers, mulpdu, mpaRevision, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public PerfConfig withWire(boolean crcOn, boolean markersOn, int mulpduBytes, int rev) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crcOn, markersOn, mulpduBytes, rev, maxSeconds, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public PerfConfig withMaxSeconds(long v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, v, tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     public PerfConfig withTcpBaseline(boolean v) {
@@ -191,7 +194,7 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
     }
 
     public PerfConfig withTcpBaseline(TcpBaseline v) {
-        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory, postList, cqMod, stallTimeoutSeconds);
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds, v, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, tcpRtoMinMillis);
     }
 
     /**
@@ -265,13 +268,23 @@ public record PerfConfig(Set<Op> ops, Set<Kind> kinds, List<Integer> sizes, long
      */
     public PerfConfig withStallTimeout(long seconds) {
         return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
-                tcpBaseline, capture, reps, memory, postList, cqMod, seconds);
+                tcpBaseline, capture, reps, memory, postList, cqMod, seconds, tcpRtoMinMillis);
+    }
+
+    /**
+     * The minimum TCP retransmission timeout of this side's RDMA streams ({@code --tcp-rto-min},
+     * {@link ConnectOptions#tcpRtoMin}; 0: the kernel's). The TCP baseline's streams keep the kernel's.
+     */
+    public PerfConfig withTcpRtoMin(long millis) {
+        return new PerfConfig(ops, kinds, sizes, iterations, window, crc, markers, mulpdu, mpaRevision, maxSeconds,
+                tcpBaseline, capture, reps, memory, postList, cqMod, stallTimeoutSeconds, millis);
     }
 
     /** The MPA options both sides use; private data is added by the caller. */
     public ConnectOptions connectOptions() {
         return ConnectOptions.defaults().mpaRevision(mpaRevision).crc(crc).markers(markers).mulpdu(mulpdu)
-                .ird(READ_DEPTH).ord(READ_DEPTH).transmitStallTimeout(java.time.Duration.ofSeconds(stallTimeoutSeconds));
+                .ird(READ_DEPTH).ord(READ_DEPTH).transmitStallTimeout(java.time.Duration.ofSeconds(stallTimeoutSeconds))
+                .tcpRtoMin(java.time.Duration.ofMillis(tcpRtoMinMillis));
     }
 
     /** {@link #connectOptions()} for the next client connection, with its capture file when capturing. */

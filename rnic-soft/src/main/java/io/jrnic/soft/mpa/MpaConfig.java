@@ -17,15 +17,18 @@ import io.jrnic.rdmap.TerminateDecoder;
  * @param rdmapExtensions      RFC 7306 opcodes taken on receive (false: refused with RDMAP/2/0x06)
  * @param deadPeerTimeoutMillis the stream is lost once it heard nothing from the peer this long while waiting for it
  *                             (keepalive and TCP_USER_TIMEOUT, {@link io.jrnic.soft.net.DeadPeer}); 0 = off
+ * @param tcpRtoMinMicros      the stream's minimum TCP retransmission timeout ({@link io.jrnic.soft.net.RtoMin}); 0 =
+ *                             the kernel's
  */
 public record MpaConfig(MpaOptions mpa, int mulpdu, long firstFpduDelayMillis, long connectTimeoutMillis,
                         long acceptTimeoutMillis, TerminateDecoder.Mode terminates, int maxPendingSetups,
-                        long transmitStallTimeoutMillis, boolean rdmapExtensions, long deadPeerTimeoutMillis) {
+                        long transmitStallTimeoutMillis, boolean rdmapExtensions, long deadPeerTimeoutMillis,
+                        long tcpRtoMinMicros) {
     public static final MpaConfig DEFAULTS = new MpaConfig(MpaOptions.defaults(), 0, 0, 5_000, 5_000,
-            TerminateDecoder.Mode.STRICT, 1024, 60_000, true, 0);
+            TerminateDecoder.Mode.STRICT, 1024, 60_000, true, 0, 0);
 
     public MpaConfig withMpa(MpaOptions o) {
         return new MpaConfig(o, mulpdu, firstFpduDelayMillis, connectTimeoutMillis, acceptTimeoutMillis, terminates, maxPendingSetups,
-                transmitStallTimeoutMillis, rdmapExtensions, deadPeerTimeoutMillis);
+                transmitStallTimeoutMillis, rdmapExtensions, deadPeerTimeoutMillis, tcpRtoMinMicros);
     }
 }

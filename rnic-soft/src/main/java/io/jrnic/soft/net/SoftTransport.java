@@ -89,6 +89,7 @@ public final class SoftTransport implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) throws java.io.IOException {
                         ch.config().setRecvByteBufAllocator(new LoopReadGate());
                         DeadPeer.apply(ch, config.deadPeerTimeoutMillis());
+                        RtoMin.apply(ch, config.tcpRtoMinMicros());
                         if (capture != null) {
                             ch.pipeline().addFirst(Capture.NAME, Capture.handler(capture));
                         }
@@ -130,6 +131,7 @@ public final class SoftTransport implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) throws java.io.IOException {
                         ch.config().setRecvByteBufAllocator(new LoopReadGate());
                         DeadPeer.apply(ch, config.deadPeerTimeoutMillis());
+                        RtoMin.apply(ch, config.tcpRtoMinMicros());
                         listener.initChild(ch);
                     }
                 });
