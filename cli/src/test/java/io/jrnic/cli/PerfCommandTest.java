@@ -1,6 +1,7 @@
 package io.jrnic.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jrnic.cli.perf.FullWarmUp;
@@ -142,11 +143,25 @@ class PerfCommandTest {
     }
 
     @Test
+    void theTcpRtoMinimumReachesThisSidesConnectOptionsAndTheHeader() {
+        PerfCommand given = new PerfCommand();
+        new picocli.CommandLine(given).parseArgs("--tcp-rto-min", "10");
+        assertEquals(java.time.Duration.ofMillis(10), given.config().connectOptions().tcpRtoMin());
+        assertEquals(java.time.Duration.ofMillis(10), given.config().clientConnectOptions().tcpRtoMin());
+        assertTrue(PerfCommand.banner(given.config(), "here", 0).contains("RDMA streams' minimum RTO 10 ms (--tcp-rto-min)"));
+        PerfCommand byDefault = new PerfCommand();
+        new picocli.CommandLine(byDefault).parseArgs();
+        assertEquals(java.time.Duration.ZERO, byDefault.config().connectOptions().tcpRtoMin());
+        assertFalse(PerfCommand.banner(byDefault.config(), "here", 0).contains("RTO"));
+    }
+
+    @Test
     void badOptionsExitTwo() {
         assertEquals(2, CliRun.of("perf", "--reps", "0").exit());
         assertEquals(2, CliRun.of("perf", "--size", "0").exit());
         assertEquals(2, CliRun.of("perf", "--mpa-rev", "3").exit());
         assertEquals(2, CliRun.of("perf", "--stall-timeout", "-1").exit());
+        assertEquals(2, CliRun.of("perf", "--tcp-rto-min", "201").exit());
         assertEquals(2, CliRun.of("perf", "--server", "--connect", "x").exit());
         CliRun list = CliRun.of("perf", "--post-list", "65");
         assertEquals(2, list.exit());
