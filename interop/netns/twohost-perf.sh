@@ -10,13 +10,15 @@
 #
 #   twohost-perf.sh [--out DIR] [--mtus "1500 9000"] [--rates "none 1gbit 10gbit"] [--losses "0 0.01 0.1 1"]
 #                   [--loss-dir both|ab|ba] [--sizes "65536 1048576"] [--volume MIB] [--reps K]
-#                   [--lat-iterations N] [--iperf-seconds S] [--ccs "bbr reno"] [--quick]
+#                   [--lat-iterations N] [--iperf-seconds S] [--ccs "bbr reno"] [--rto-min T] [--quick]
 #
 # ab is a -> b: the perf client (and iperf3 client) is in a, the server in b, so WRITE and SEND data go ab and
 # READ data go ba; loss on "both" (the default) meets every operation's data and its ACKs alike. --quick: one MTU
 # (1500), no rate limit, losses 0 and 1 %, 16 MiB per run, one repetition: a check that the runner works (seconds),
 # not a measurement. --ccs: the TCP congestion controls to run under (twohost.sh up --cc; default: the one a new
-# namespace inherits from the host), recorded in the CSV's cc column. Default OUT: target/twohost-perf (under the
+# namespace inherits from the host), recorded in the CSV's cc column. --rto-min: the minimum RTO of the route between
+# the hosts (twohost.sh up --rto-min, e.g. 10ms; iperf3's and jrnic's sockets alike), added to the cc column
+# ("reno rto_min 10ms"). Default OUT: target/twohost-perf (under the
 # current directory). Exit: 0 done and every row ok, 1 a row failed (see its result column and raw/), 2 bad usage or
 # harness unavailable.
 set -euo pipefail
@@ -25,7 +27,7 @@ root="$(cd "$here/../.." && pwd)"
 H="$here/twohost.sh"
 
 out="target/twohost-perf"; mtus="1500 9000"; rates="none 1gbit 10gbit"; losses="0 0.01 0.1 1"; loss_dir=both
-sizes="65536 1048576"; volume=256; reps=3; lat_iter=2000; iperf_s=5; ccs=inherited
+sizes="65536 1048576"; volume=256; reps=3; lat_iter=2000; iperf_s=5; ccs=inherited; rto_min=""
 while (( $# )); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -39,6 +41,7 @@ while (( $# )); do
     --lat-iterations) lat_iter="$2"; shift 2 ;;
     --iperf-seconds) iperf_s="$2"; shift 2 ;;
     --ccs) ccs="$2"; shift 2 ;;
+    --rto-min) rto_min="$2"; shift 2 ;;
     --quick) mtus=1500; rates=none; losses="0 1"; volume=16; reps=1; lat_iter=500; iperf_s=1; shift ;;
     *) sed -n '9,11p' "$0" >&2; exit 2 ;;
   esac
@@ -75,9 +78,11 @@ for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in
   up_args=()
   [[ $rate != none ]] && up_args=(--rate "$rate")
   [[ $cc_asked != inherited ]] && up_args+=(--cc "$cc_asked")
+  [[ -n $rto_min ]] && up_args+=(--rto-min "$rto_min")
   "$H" up --mtu "$mtu" "${up_args[@]}" --loss-ab "$la" --loss-ba "$lb"
   cc="$("$H" cc a)"
-  tag="mtu$mtu-$rate-loss$loss-$loss_dir-$cc"
+  [[ -n $rto_min ]] && cc="$cc rto_min $rto_min"
+  tag="mtu$mtu-$rate-loss$loss-$loss_dir-${cc// /-}"
 
   # jrnic perf: server in b, client in a
   slog="$out/raw/perf-server-$tag.txt"

@@ -3,13 +3,14 @@
 #
 #   twohost.sh up [--mtu 1500|9000] [--rate-ab R] [--rate-ba R] [--loss-ab PCT] [--loss-ba PCT] [--offload on|off]
 #                 [--cc NAME]        TCP congestion control of both hosts (default: what a new namespace inherits)
+#                 [--rto-min T]      minimum TCP RTO on both hosts' route (ip route rto_min, e.g. 10ms; default the kernel's 200ms)
 #   twohost.sh loss ab|ba PCT         random loss on one direction (0 removes it); PCT down to 0.01
 #   twohost.sh rate ab|ba R|none      tbf rate limit on one direction's sender (R as tc writes it: 1gbit, 10gbit)
 #   twohost.sh link down|up           both ends of the veth administratively down or up
 #   twohost.sh exec a|b CMD...        runs CMD inside host a or b
 #   twohost.sh addr a|b               prints that host's address
 #   twohost.sh cc a|b                 prints that host's TCP congestion control
-#   twohost.sh status                 namespaces, addresses, qdiscs, loss rules
+#   twohost.sh status                 namespaces, addresses, routes, qdiscs, loss rules
 #   twohost.sh down                   removes everything it made, processes still running in the hosts included
 #                                     (idempotent: fine to call when nothing is up)
 #
@@ -21,7 +22,9 @@
 # local drop; rate is a `tbf` qdisc on the sending end. `sch_netem` (delay) is not used: it is missing from some
 # kernels. --cc sets net.ipv4.tcp_congestion_control in both namespaces (a namespace inherits the host's default;
 # outside the host's namespace the kernel lets only those in net.ipv4.tcp_allowed_congestion_control be set, and
-# the host's setting is never changed here). Exit status: 0 done, 1 failed (the message says what), 2 bad usage.
+# the host's setting is never changed here). --rto-min sets the route between the hosts' minimum RTO (both
+# directions, every TCP socket on the link alike: iperf3's as jrnic's; the tail loss probe with one segment in flight
+# waits for it too). Exit status: 0 done, 1 failed (the message says what), 2 bad usage.
 set -euo pipefail
 
 prefix="${JRNIC_NETNS:-jrnic2h}"
@@ -32,7 +35,7 @@ if_a="${prefix:0:10}a"
 if_b="${prefix:0:10}b"
 
 die() { echo "twohost: $*" >&2; exit 1; }
-usage() { sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [[ "$net" =~ ^[0-9]+$ ]] && (( net <= 255 )) || { echo "twohost: JRNIC_NETNS_NET must be 0..255" >&2; exit 2; }
 addr_a="10.231.$net.1"
@@ -115,7 +118,7 @@ down() {
 }
 
 up() {
-  local mtu=1500 rate_ab=none rate_ba=none loss_ab=0 loss_ba=0 offload=on cc=""
+  local mtu=1500 rate_ab=none rate_ba=none loss_ab=0 loss_ba=0 offload=on cc="" rto_min=""
   while (( $# )); do
     case "$1" in
       --mtu) mtu="$2"; shift 2 ;;
@@ -126,9 +129,11 @@ up() {
       --loss-ba) loss_ba="$2"; shift 2 ;;
       --offload) offload="$2"; shift 2 ;;
       --cc) cc="$2"; shift 2 ;;
+      --rto-min) rto_min="$2"; shift 2 ;;
       *) usage ;;
     esac
   done
+  [[ -z "$rto_min" || "$rto_min" =~ ^[0-9]+(ms|us|s)?$ ]] || { echo "twohost: --rto-min TIME (10ms, 5000us)" >&2; exit 2; }
   [[ "$mtu" =~ ^[0-9]+$ ]] && (( mtu >= 1280 && mtu <= 65535 )) || { echo "twohost: --mtu 1280..65535" >&2; exit 2; }
   per10000 "$loss_ab" >/dev/null; per10000 "$loss_ba" >/dev/null
   down
@@ -155,6 +160,13 @@ up() {
         die "congestion control '$cc' refused in a namespace (allowed there: $(sysctl -n net.ipv4.tcp_allowed_congestion_control))"; }
     done
   fi
+  if [[ -n "$rto_min" ]]; then
+    for n in a b; do
+      if [[ $n == a ]]; then ifc="$if_a"; addr="$addr_a"; else ifc="$if_b"; addr="$addr_b"; fi
+      ip -n "$(ns_of $n)" route change "10.231.$net.0/30" dev "$ifc" proto kernel scope link src "$addr" \
+        rto_min "$rto_min" || { down; die "rto_min '$rto_min' refused"; }
+    done
+  fi
   set_rate ab "$rate_ab"; set_rate ba "$rate_ba"
   set_loss ab "$loss_ab"; set_loss ba "$loss_ba"
   # the veth carries traffic once both ends report carrier (operstate UP)
@@ -165,7 +177,14 @@ up() {
     sleep 0.1
   done
   echo "twohost: up: $ns_a ($addr_a, $if_a) <-> $ns_b ($addr_b, $if_b), MTU $mtu, rate ab $rate_ab ba $rate_ba," \
-       "loss ab $loss_ab % ba $loss_ba %, congestion control $(cc_of a)"
+       "loss ab $loss_ab % ba $loss_ba %, congestion control $(cc_of a), minimum RTO $(rto_min_of a)"
+}
+
+# the route's rto_min as ip prints it, or the kernel's default
+rto_min_of() {
+  local r
+  r=$(ip -n "$(ns_of "$1")" route show "10.231.$net.0/30" | grep -o 'rto_min \(lock \)\{0,1\}[0-9a-z.]*' | awk '{print $NF}')
+  echo "${r:-200ms, the kernel default}"
 }
 
 cc_of() { ip netns exec "$(ns_of "$1")" sysctl -n net.ipv4.tcp_congestion_control; }
@@ -177,7 +196,7 @@ status() {
       echo "== $(ns_of $n)"
       ip -n "$(ns_of $n)" -br addr
       ip -n "$(ns_of $n)" link show | grep -o 'mtu [0-9]*' | head -2 | tail -1
-      echo "congestion control $(cc_of $n)"
+      echo "congestion control $(cc_of $n), minimum RTO $(rto_min_of $n)"
       ip netns exec "$(ns_of $n)" tc qdisc show | grep -v noqueue || true
       ip netns exec "$(ns_of $n)" nft list table netdev jrnic_loss 2>/dev/null | grep -E 'drop' || true
     else

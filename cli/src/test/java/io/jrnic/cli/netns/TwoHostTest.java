@@ -2,6 +2,7 @@ package io.jrnic.cli.netns;
 
 import static io.jrnic.cli.netns.TwoHost.assumeHarness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -110,6 +111,29 @@ class TwoHostTest {
             assertTrue(refused.getMessage().contains("congestion control 'no-such-cc' refused"), refused.getMessage());
             String status = h.harness("status");
             assertTrue(status.contains("-a: absent") && status.contains("-b: absent"), status);
+        }
+    }
+
+    /**
+     * {@code up --rto-min}: the route between the hosts carries the minimum RTO in both namespaces (every socket on
+     * the link, iperf3's as jrnic's), {@code up} and {@code status} say so; without it the kernel's default stays; a
+     * malformed time is bad usage.
+     */
+    @Test
+    void upSetsTheMinimumRtoOfTheRouteInBothHosts() throws Exception {
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            assertTrue(h.harness("up", "--mtu", "1500", "--rto-min", "10ms").contains("minimum RTO 10ms"));
+            for (char side : new char[] {'a', 'b'}) {
+                String route = h.harness("exec", String.valueOf(side), "ip", "route");
+                assertTrue(route.contains("rto_min lock 10ms"), route);
+            }
+            String status = h.harness("status");
+            assertEquals(2, status.lines().filter(l -> l.contains("minimum RTO 10ms")).count(), status);
+            assertTrue(h.harness("up", "--mtu", "1500").contains("minimum RTO 200ms, the kernel default"));
+            assertFalse(h.harness("exec", "a", "ip", "route").contains("rto_min"));
+            IOException bad = assertThrows(IOException.class, () -> h.harness("up", "--rto-min", "soon"));
+            assertTrue(bad.getMessage().contains("--rto-min TIME"), bad.getMessage());
         }
     }
 
