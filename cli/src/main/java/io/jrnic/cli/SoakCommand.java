@@ -76,6 +76,11 @@ public final class SoakCommand implements Callable<Integer> {
                     + " host that died (ConnectOptions.deadPeerTimeout, keepalive and TCP_USER_TIMEOUT; 0 = off, the"
                     + " default; else at least 2)")
     long deadPeerTimeout;
+    @Option(names = "--tcp-rto-min", paramLabel = "MS", defaultValue = "0",
+            description = "minimum TCP retransmission timeout of this side's streams, 1..200 ms (ConnectOptions.tcpRtoMin,"
+                    + " Linux 6.15+ TCP_RTO_MIN_US; refused values are logged and left to the kernel; default 0: the"
+                    + " kernel's 200 ms)")
+    long tcpRtoMin;
 
     static long parseBytes(String s) {
         String t = s.trim().toUpperCase(Locale.ROOT);
@@ -117,9 +122,10 @@ public final class SoakCommand implements Callable<Integer> {
         try { // the timeouts' rules are ConnectOptions' own
             options = ConnectOptions.defaults().crc(!noCrc).markers(markers)
                     .transmitStallTimeout(Duration.ofSeconds(stallTimeout))
-                    .deadPeerTimeout(Duration.ofSeconds(deadPeerTimeout));
+                    .deadPeerTimeout(Duration.ofSeconds(deadPeerTimeout))
+                    .tcpRtoMin(Duration.ofMillis(tcpRtoMin));
         } catch (IllegalArgumentException e) {
-            err.println("jrnic soak: " + e.getMessage() + " (--stall-timeout, --dead-peer-timeout)");
+            err.println("jrnic soak: " + e.getMessage() + " (--stall-timeout, --dead-peer-timeout, --tcp-rto-min)");
             return 2;
         }
         long t0 = System.nanoTime();

@@ -26,6 +26,7 @@ class SoakCommandTest {
         assertEquals(2, CliRun.of("soak", "--qps", "0").exit());
         assertEquals(2, CliRun.of("soak", "--dead-peer-timeout", "1").exit()); // at least 2 s, or 0 (off)
         assertEquals(2, CliRun.of("soak", "--dead-peer-timeout", "-1").exit());
+        assertEquals(2, CliRun.of("soak", "--tcp-rto-min", "201").exit()); // 1..200 ms, or 0 (the kernel's)
         assertEquals(2, CliRun.of("soak", "--stall-timeout", "-1").exit());
     }
 }
