@@ -148,6 +148,11 @@ up() {
     ip -n "$(ns_of $n)" link set lo up
     ip -n "$(ns_of $n)" addr add "$addr/30" dev "$ifc"
     ip -n "$(ns_of $n)" link set "$ifc" up
+    if [[ -n "$rto_min" ]]; then
+      # the connected route to the other host, every socket on the link alike
+      ip -n "$(ns_of $n)" route change "10.231.$net.0/30" dev "$ifc" proto kernel scope link src "$addr" \
+        rto_min "$rto_min" || { down; die "rto_min '$rto_min' refused"; }
+    fi
     if [[ "$offload" == off ]]; then
       # segments on the capture as on a wire: no TSO/GSO/GRO super-packets (needs ethtool)
       command -v ethtool >/dev/null || { down; die "--offload off needs ethtool"; }
@@ -158,13 +163,6 @@ up() {
     for n in a b; do
       ip netns exec "$(ns_of $n)" sysctl -qw "net.ipv4.tcp_congestion_control=$cc" 2>/dev/null || { down
         die "congestion control '$cc' refused in a namespace (allowed there: $(sysctl -n net.ipv4.tcp_allowed_congestion_control))"; }
-    done
-  fi
-  if [[ -n "$rto_min" ]]; then
-    for n in a b; do
-      if [[ $n == a ]]; then ifc="$if_a"; addr="$addr_a"; else ifc="$if_b"; addr="$addr_b"; fi
-      ip -n "$(ns_of $n)" route change "10.231.$net.0/30" dev "$ifc" proto kernel scope link src "$addr" \
-        rto_min "$rto_min" || { down; die "rto_min '$rto_min' refused"; }
     done
   fi
   set_rate ab "$rate_ab"; set_rate ba "$rate_ba"

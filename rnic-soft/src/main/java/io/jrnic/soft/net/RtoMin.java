@@ -26,20 +26,18 @@ public final class RtoMin {
 
     /**
      * Sets {@code micros} on {@code ch} (before it connects, or as it is accepted); 0 leaves the socket as it is.
-     * True when the socket took it.
      */
-    public static boolean apply(Channel ch, long micros) {
+    public static void apply(Channel ch, long micros) {
         if (micros <= 0 || !(ch instanceof EpollSocketChannel)) {
-            return false;
+            return;
         }
         try {
-            return ch.config().setOption(TCP_RTO_MIN_US, (int) Math.min(Integer.MAX_VALUE, micros));
+            ch.config().setOption(TCP_RTO_MIN_US, (int) Math.min(Integer.MAX_VALUE, micros));
         } catch (ChannelException e) {
             if (REFUSAL_LOGGED.compareAndSet(false, true)) {
                 LOG.warn("TCP_RTO_MIN_US of {} us refused ({}): streams keep the kernel's minimum RTO", micros,
                         e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
             }
-            return false;
         }
     }
 
