@@ -26,9 +26,16 @@ final class TxWire {
     static final int BATCH_BYTES = 64 * 1024;
     /** Initial size of a buffer holding only FPDU heads and tails around zero-copy payloads. */
     static final int GLUE_BYTES = 256;
-    /** Reused buffers per QP: about the channel's high water mark (1 MiB) in batches, and in FPDU heads. */
+    /**
+     * Reused buffers per QP, first ring sizes, and the most each ring grows to while all its buffers are in flight
+     * ({@link OutboundBuffers}): the channel's high water mark (1 MiB) and the batch that crosses it, in batches of
+     * 64 KiB plus an FPDU, and in FPDU heads and tails around zero-copy payloads of at least
+     * {@link FpduFraming#ZERO_COPY_MIN} (about 120 at MTU 9000, one per FPDU of 8,948 octets).
+     */
     static final int BATCH_SLOTS = 12;
+    static final int MAX_BATCH_SLOTS = 20;
     static final int GLUE_SLOTS = 32;
+    static final int MAX_GLUE_SLOTS = 512;
     /** Payload views per QP: first ring size, and the most kept (the high water mark in 4 KiB segments, and more). */
     static final int SLICE_SLOTS = 16;
     static final int MAX_SLICE_SLOTS = 1024;
@@ -73,8 +80,8 @@ final class TxWire {
         this.ch = ch;
         this.stall = new TransmitStall(qp, ch, stallTimeoutMillis);
         this.quiet = new VoidChannelPromise(ch, false);
-        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
-        this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, GLUE_BYTES);
+        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, MAX_BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
+        this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, MAX_GLUE_SLOTS, GLUE_BYTES);
     }
 
     // ---------------------------------------------------------------- buffers
