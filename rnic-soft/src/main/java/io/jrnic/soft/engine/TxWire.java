@@ -27,13 +27,12 @@ final class TxWire {
     /** Initial size of a buffer holding only FPDU heads and tails around zero-copy payloads. */
     static final int GLUE_BYTES = 256;
     /**
-     * Reused buffers per QP, first ring sizes, and the most each ring grows to while all its buffers are in flight
-     * ({@link OutboundBuffers}): the channel's high water mark (1 MiB) and the batch that crosses it, in batches of
-     * 64 KiB plus an FPDU, and in FPDU heads and tails around zero-copy payloads of at least
-     * {@link FpduFraming#ZERO_COPY_MIN} (about 120 at MTU 9000, one per FPDU of 8,948 octets).
+     * Reused buffers per QP ({@link OutboundBuffers}): about the channel's high water mark (1 MiB) in batches (a fixed
+     * ring: past it, one-off buffers); FPDU heads and tails around zero-copy payloads, a ring that grows while all its
+     * buffers are in flight, to the high water mark in FPDUs of {@link FpduFraming#ZERO_COPY_MIN} and more (about 120
+     * at MTU 9000, one per FPDU of 8,948 octets).
      */
     static final int BATCH_SLOTS = 12;
-    static final int MAX_BATCH_SLOTS = 20;
     static final int GLUE_SLOTS = 32;
     static final int MAX_GLUE_SLOTS = 512;
     /** Payload views per QP: first ring size, and the most kept (the high water mark in 4 KiB segments, and more). */
@@ -80,7 +79,7 @@ final class TxWire {
         this.ch = ch;
         this.stall = new TransmitStall(qp, ch, stallTimeoutMillis);
         this.quiet = new VoidChannelPromise(ch, false);
-        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, MAX_BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
+        this.batches = new OutboundBuffers(ch.alloc(), BATCH_SLOTS, BATCH_BYTES + mulpdu + 64);
         this.glue = new OutboundBuffers(ch.alloc(), GLUE_SLOTS, MAX_GLUE_SLOTS, GLUE_BYTES);
     }
 
