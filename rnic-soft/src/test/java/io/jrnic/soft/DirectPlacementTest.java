@@ -144,6 +144,24 @@ class DirectPlacementTest {
         }
     }
 
+    /**
+     * Less than {@code DirectPlacement.MIN_PAYLOAD} (16 KiB) of a payload still to come is copied: a jumbo frame's FPDU
+     * (8,928 payload octets at MTU 9000) is never placed, since the read it would take costs more than the copy.
+     */
+    @Test
+    void aPayloadRestUnder16KibIsCopiedNotPlaced() throws Exception {
+        try (SoftPair.Side b = new SoftPair.Side("B")) {
+            int len = 12_000; // 11,016 octets still to come after the first write: placed at the old 8 KiB
+            ByteBuffer mem = ByteBuffer.allocateDirect(len + 4096);
+            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            byte[] payload = pattern(len, 4);
+            cutFpdu(b, write(mr, 55, payload), false, () -> counter(b, "rxFpdus") == 1);
+            assertArrayEquals(payload, bytes(mem, 55, len));
+            assertEquals(0, counter(b, "rxDirectFpdus"), "copied after its CRC was checked");
+            assertEquals(0, counter(b, "rxDirectBytes"));
+        }
+    }
+
     @Test
     void aSendPayloadCutAcrossReadsIsReadStraightIntoThePostedReceive() throws Exception {
         try (SoftPair.Side b = new SoftPair.Side("B")) {
