@@ -51,7 +51,7 @@ final class OutboundBuffers {
         }
         for (int i = 1; i < ring.length; i++) { // at its most: a buffer freed out of order, if any
             int k = (next + i) % ring.length;
-            if (ring[k].refCnt() == 1) {
+            if (ring[k] == null || ring[k].refCnt() == 1) {
                 return takeAt(k);
             }
         }
