@@ -13,6 +13,7 @@ import io.jrnic.soft.engine.SqEntry;
 import io.jrnic.soft.engine.SqOpcode;
 import io.jrnic.soft.engine.Status;
 import io.jrnic.soft.mem.MemoryTable;
+import io.jrnic.soft.mem.StagMemo;
 import io.jrnic.soft.mem.SoftRegion;
 import io.jrnic.soft.net.TcpFigures;
 import java.util.List;
@@ -49,6 +50,13 @@ final class SoftQp implements QpSpi, QpListener {
     private final QpEngine engine;
     private final Completion completion = new Completion();
     private final SqEntry[] sqRing;
+    /**
+     * The posting sides' STag lookups, each keeping the slot of the last STag found ({@link StagMemo}): a poster
+     * mostly names the region it named before. One per side, since sends and receives are posted under different
+     * monitors (verbs' PostedWork).
+     */
+    private final StagMemo sendStags;
+    private final StagMemo recvStags;
     private long sqPosted;
     private final RqEntry[] rqRing;
     private long rqPosted;
@@ -58,6 +66,8 @@ final class SoftQp implements QpSpi, QpListener {
         this.up = up;
         this.engine = new QpEngine(pd.device.table(), pd.id, spec.maxSendWr(), spec.maxRecvWr(),
                 spec.srq() == null ? null : ((SoftSrq) spec.srq()).queue, this);
+        this.sendStags = new StagMemo(pd.device.table());
+        this.recvStags = new StagMemo(pd.device.table());
         this.sqRing = new SqEntry[Math.max(1, spec.maxSendWr())];
         for (int i = 0; i < sqRing.length; i++) {
             sqRing[i] = new SqEntry();
@@ -118,7 +128,7 @@ final class SoftQp implements QpSpi, QpListener {
     public void postRecv(RecvWr[] wrs, int offset, int count) {
         for (int i = 0; i < count; i++) {
             RecvWr wr = wrs[offset + i];
-            resolve(wr, rqRing[(int) ((rqPosted + i) % rqRing.length)].reuse(wr).sgl);
+            resolve(wr, rqRing[(int) ((rqPosted + i) % rqRing.length)].reuse(wr).sgl, recvStags);
         }
         for (int i = 0; i < count; i++) {
             engine.inbox().enqueueRecv(rqRing[(int) (rqPosted++ % rqRing.length)]);
@@ -139,11 +149,11 @@ final class SoftQp implements QpSpi, QpListener {
         e.immediateData = wr.immediateData();
         if (wr.isInline()) {
             ByteBuf copy = Unpooled.wrappedBuffer(new byte[(int) wr.totalLength()]).clear();
-            Sgl tmp = resolve(wr, new Sgl());
+            Sgl tmp = resolve(wr, new Sgl(), sendStags);
             tmp.gather(0, (int) wr.totalLength(), copy);
             e.sgl.add(SoftRegion.scratch(copy), 0, copy.capacity());
         } else {
-            resolve(wr, e.sgl);
+            resolve(wr, e.sgl, sendStags);
         }
         switch (wr.opcode()) {
             case REG_MR -> e.localAction = () -> fastRegister(wr);
@@ -160,10 +170,9 @@ final class SoftQp implements QpSpi, QpListener {
         return e;
     }
 
-    private Sgl resolve(WorkRequest wr, Sgl sgl) {
-        MemoryTable t = pd.device.table();
+    private static Sgl resolve(WorkRequest wr, Sgl sgl, StagMemo stags) {
         for (int i = 0; i < wr.sgeCount(); i++) {
-            SoftRegion r = t.lookup(wr.sgeRegion(i).stag());
+            SoftRegion r = stags.lookup(wr.sgeRegion(i).stag());
             sgl.add(r == null ? MemoryTable.invalidEntry() : r, wr.sgeOffset(i), wr.sgeLength(i));
         }
         return sgl;

@@ -21,13 +21,13 @@ public final class RemoteAccess {
     private final TaggedPlacement placement;
     private SoftRegion region;
     private long regionOffset;
-    /** The STag the last lookup found and its entry's slot (0: none), see {@link #lookup}. */
-    private int lastStag;
-    private int lastSlot;
+    /** The table's lookups, with the slot of the last STag found kept ({@link StagMemo}). */
+    private final StagMemo stags;
 
     public RemoteAccess(MemoryTable table, long pdId) {
         this.table = table;
         this.pdId = pdId;
+        this.stags = new StagMemo(table);
         this.placement = new TaggedPlacement(table, pdId);
     }
 
@@ -57,26 +57,8 @@ public final class RemoteAccess {
         return e;
     }
 
-    /**
-     * {@link MemoryTable#lookup}, with the slot of the last STag found kept: a stream's segments mostly name the STag
-     * the one before named, and the table's lookup inverts the index permutation each time. For that STag the entry
-     * now in the kept slot is the answer if it carries the STag (the slot is where the table's lookup would look);
-     * else (freed, re-registered with another key, re-keyed by a fast registration) the table is asked. The answer is
-     * always the table's, and no entry is kept reachable here after it is freed.
-     */
     private SoftRegion lookup(int stag) {
-        if (stag == lastStag && lastSlot != 0) {
-            SoftRegion r = table.entryAt(lastSlot);
-            if (r != null && r.stag() == stag) {
-                return r;
-            }
-        }
-        SoftRegion r = table.lookup(stag);
-        if (r != null && r.stag() == stag) {
-            lastStag = stag;
-            lastSlot = r.slot();
-        }
-        return r;
+        return stags.lookup(stag);
     }
 
     /** The source of an RDMA Read Request (REMOTE_READ) or the target of an Atomic (REMOTE_ATOMIC). */
