@@ -16,7 +16,6 @@ import io.jrnic.rdmap.RdmapError;
  * One per stream; event-loop confined.
  */
 public final class RemoteAccess {
-    private final MemoryTable table;
     private final long pdId;
     private final TaggedPlacement placement;
     private SoftRegion region;
@@ -25,7 +24,6 @@ public final class RemoteAccess {
     private final StagMemo stags;
 
     public RemoteAccess(MemoryTable table, long pdId) {
-        this.table = table;
         this.pdId = pdId;
         this.stags = new StagMemo(table);
         this.placement = new TaggedPlacement(table, pdId);
@@ -42,7 +40,7 @@ public final class RemoteAccess {
         regionOffset = 0;
         IwarpError e;
         if (length > 0 && DdpControl.ddpVersion(control) == DdpControl.DDP_VERSION) {
-            SoftRegion r = lookup(stag);
+            SoftRegion r = stags.lookup(stag);
             if (r != null && r.valid() && r.associatedWith(pdId) && !AccessFlags.has(r.access(), requiredAccess)) {
                 return RdmapError.ACCESS_RIGHTS;
             }
@@ -57,15 +55,11 @@ public final class RemoteAccess {
         return e;
     }
 
-    private SoftRegion lookup(int stag) {
-        return stags.lookup(stag);
-    }
-
     /** The source of an RDMA Read Request (REMOTE_READ) or the target of an Atomic (REMOTE_ATOMIC). */
     public IwarpError checkSource(int stag, long to, long length, int requiredAccess) {
         region = null;
         regionOffset = 0;
-        SoftRegion r = lookup(stag);
+        SoftRegion r = stags.lookup(stag);
         if (r == null || !r.valid()) {
             return RdmapError.INVALID_STAG;
         }
