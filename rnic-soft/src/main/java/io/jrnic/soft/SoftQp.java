@@ -170,7 +170,11 @@ final class SoftQp implements QpSpi, QpListener {
         return e;
     }
 
-    private static Sgl resolve(WorkRequest wr, Sgl sgl, StagMemo stags) {
+    /**
+     * The regions a work request's SGEs name, added to {@code sgl}; a gone or mismatched STag as the always-invalid entry
+     * (the engine's checks then fail the WR). Also the SRQ's ({@link SoftSrq}).
+     */
+    static Sgl resolve(WorkRequest wr, Sgl sgl, StagMemo stags) {
         for (int i = 0; i < wr.sgeCount(); i++) {
             SoftRegion r = stags.lookup(wr.sgeRegion(i).stag());
             sgl.add(r == null ? MemoryTable.invalidEntry() : r, wr.sgeOffset(i), wr.sgeLength(i));

@@ -1,9 +1,8 @@
 package io.jrnic.soft;
 
 import io.jrnic.soft.engine.RqEntry;
-import io.jrnic.soft.engine.Sgl;
 import io.jrnic.soft.mem.MemoryTable;
-import io.jrnic.soft.mem.SoftRegion;
+import io.jrnic.soft.mem.StagMemo;
 import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.spi.SrqSpi;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -14,10 +13,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class SoftSrq implements SrqSpi {
     final ConcurrentLinkedQueue<RqEntry> queue = new ConcurrentLinkedQueue<>();
-    private final MemoryTable table;
+    /** The posting side's STag lookups (posts are serialized by the verbs layer's SRQ monitor). */
+    private final StagMemo stags;
 
     SoftSrq(MemoryTable table) {
-        this.table = table;
+        this.stags = new StagMemo(table);
     }
 
     @Override
@@ -25,11 +25,7 @@ final class SoftSrq implements SrqSpi {
         for (int i = 0; i < count; i++) {
             RecvWr wr = wrs[offset + i];
             RqEntry e = new RqEntry(wr);
-            Sgl sgl = e.sgl;
-            for (int j = 0; j < wr.sgeCount(); j++) {
-                SoftRegion r = table.lookup(wr.sgeRegion(j).stag());
-                sgl.add(r == null ? MemoryTable.invalidEntry() : r, wr.sgeOffset(j), wr.sgeLength(j));
-            }
+            SoftQp.resolve(wr, e.sgl, stags);
             queue.add(e);
         }
     }

@@ -131,14 +131,19 @@ class DirectPlacementTest {
                 u -> u.writeInt(0).writeInt(0).writeInt(1).writeInt(0).writeBytes(payload)); // RsvdULP, QN 0, MSN 1, MO 0
     }
 
+    /** A raw peer's RDMA Write of {@code len} octets at TO {@code at}, cut after {@link #FIRST}: its bytes land in the region. */
+    private static void cutWriteLands(SoftPair.Side b, int len, int at, int seed) throws Exception {
+        ByteBuffer mem = ByteBuffer.allocateDirect(at + len + 4096);
+        MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+        byte[] payload = pattern(len, seed);
+        cutFpdu(b, write(mr, at, payload), false, () -> counter(b, "rxFpdus") == 1);
+        assertArrayEquals(payload, bytes(mem, at, len));
+    }
+
     @Test
     void aWritePayloadCutAcrossReadsIsReadStraightIntoTheRegion() throws Exception {
         try (SoftPair.Side b = new SoftPair.Side("B")) {
-            ByteBuffer mem = ByteBuffer.allocateDirect(PAYLOAD + 4096);
-            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-            byte[] payload = pattern(PAYLOAD, 1);
-            cutFpdu(b, write(mr, 333, payload), false, () -> counter(b, "rxFpdus") == 1);
-            assertArrayEquals(payload, bytes(mem, 333, PAYLOAD));
+            cutWriteLands(b, PAYLOAD, 333, 1);
             assertEquals(1, counter(b, "rxDirectFpdus"), "placed before its CRC was checked");
             assertEquals(PAYLOAD - (FIRST - 2 - 14), counter(b, "rxDirectBytes"), "the rest of the payload, read in place");
         }
@@ -151,12 +156,7 @@ class DirectPlacementTest {
     @Test
     void aPayloadRestUnder16KibIsCopiedNotPlaced() throws Exception {
         try (SoftPair.Side b = new SoftPair.Side("B")) {
-            int len = 12_000; // 11,016 octets still to come after the first write: placed at the old 8 KiB
-            ByteBuffer mem = ByteBuffer.allocateDirect(len + 4096);
-            MemoryRegion mr = b.pd.register(mem, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-            byte[] payload = pattern(len, 4);
-            cutFpdu(b, write(mr, 55, payload), false, () -> counter(b, "rxFpdus") == 1);
-            assertArrayEquals(payload, bytes(mem, 55, len));
+            cutWriteLands(b, 12_000, 55, 4); // 11,016 octets still to come after the first write: placed at the old 8 KiB
             assertEquals(0, counter(b, "rxDirectFpdus"), "copied after its CRC was checked");
             assertEquals(0, counter(b, "rxDirectBytes"));
         }

@@ -41,12 +41,12 @@ final class OutboundBuffers {
 
     /** An empty buffer with one reference for the caller to hand to the channel (or release). */
     ByteBuf take() {
-        ByteBuf b = ring[next];
-        if (b != null && b.refCnt() > 1 && ring.length < maxSlots) {
-            grow();
-            b = null; // the first new slot
+        ByteBuf oldest = ring[next];
+        if (oldest == null || oldest.refCnt() == 1) {
+            return takeAt(next);
         }
-        if (b == null || b.refCnt() == 1) {
+        if (ring.length < maxSlots) { // every buffer in flight: grow, and take the first new slot
+            grow();
             return takeAt(next);
         }
         for (int i = 1; i < ring.length; i++) { // at its most: a buffer freed out of order, if any
