@@ -91,6 +91,56 @@ class ReceiveInPlaceTest {
     }
 
     /**
+     * A's event loop is held busy, so the Read Response is read by A's spinning poller, in place: the READ it ends is
+     * retired there too (the poller pumps after a read that left the sending side work), not left for the loop.
+     */
+    @Test
+    void aReadResponseReadByThePollerCompletesItsReadThere() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
+        try (SoftPair p = new SoftPair()) {
+            p.connB();
+            MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+            Completion[] c = Completion.array(4);
+            pingPong(p, 10, aBuf, bBuf, c); // RTS, first FPDUs exchanged: A may read in place
+            byte[] source = new byte[SIZE];
+            new Random(7).nextBytes(source);
+            MemoryRegion bSource = p.b.pd.register(source.clone(), Access.REMOTE_READ);
+            byte[] sink = new byte[SIZE];
+            MemoryRegion aSink = p.a.pd.register(sink, Access.LOCAL_WRITE);
+            long inPlaceBefore = p.a.dev.stats().counter("rxInPlace");
+
+            io.netty.channel.EventLoop loop = SoftPair.engineOf(p.a.qp).channel().eventLoop();
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            loop.execute(() -> {
+                held.countDown();
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertTrue(held.await(10, TimeUnit.SECONDS));
+                p.a.qp.postSend(SendWr.rdmaRead().id(5).local(aSink.sge(0, SIZE)).remote(bSource.stag(), 0).signaled());
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                int n;
+                while ((n = p.a.cq.poll(c)) == 0 && System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(1, n, "the READ did not complete on the poller while the loop was held");
+                assertEquals(5, c[0].id());
+                assertEquals(CompletionStatus.SUCCESS, c[0].status());
+            } finally {
+                release.countDown();
+            }
+            assertArrayEquals(source, sink);
+            assertTrue(p.a.dev.stats().counter("rxInPlace") > inPlaceBefore, "the response was not read in place");
+        }
+    }
+
+    /**
      * The peer resets the stream (its connection manager closes: RST) while A's event loop is held busy, so A's
      * spinning poller is the one that meets the reset, in place: an LLP error. Once the loop runs again it closes the
      * stream (the close is ordered by the QP's lock): A's QP goes to ERROR with QP_LLP_ERROR, and its posted receive

@@ -1,5 +1,7 @@
 package io.jrnic.verbs;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
@@ -14,6 +16,16 @@ import java.util.function.Consumer;
  * {@link #isInFlight()} tells when it may be reused.
  */
 public abstract sealed class WorkRequest permits SendWr, RecvWr {
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(WorkRequest.class, "owner", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     long id;
     private MemoryRegion[] regions = new MemoryRegion[1];
     private int[] offsets = new int[1];
@@ -108,13 +120,7 @@ public abstract sealed class WorkRequest permits SendWr, RecvWr {
 
     /** Marks in flight for {@code queue}; false if it already was. */
     final boolean acquire(Object queue) {
-        synchronized (this) {
-            if (owner != null) {
-                return false;
-            }
-            owner = queue;
-            return true;
-        }
+        return OWNER.compareAndSet(this, null, queue); // one CAS: posts of one WR from two threads, one wins
     }
 
     final void release() {
