@@ -98,11 +98,8 @@ class ReceiveInPlaceTest {
     void aReadResponseReadByThePollerCompletesItsReadThere() throws Exception {
         Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
         try (SoftPair p = new SoftPair()) {
-            p.connB();
-            MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
-            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
             Completion[] c = Completion.array(4);
-            pingPong(p, 10, aBuf, bBuf, c); // RTS, first FPDUs exchanged: A may read in place
+            pastFirstFpdus(p, c);
             byte[] source = new byte[SIZE];
             new Random(7).nextBytes(source);
             MemoryRegion bSource = p.b.pd.register(source.clone(), Access.REMOTE_READ);
@@ -139,11 +136,9 @@ class ReceiveInPlaceTest {
     void aResetMetByAPollersReadIsAnLlpErrorThatFlushes() throws Exception {
         Assumptions.assumeTrue(Epoll.isAvailable(), "receive in place needs the epoll transport");
         try (SoftPair p = new SoftPair()) {
-            p.connB();
-            MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
-            MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
             Completion[] c = Completion.array(4);
-            pingPong(p, 10, aBuf, bBuf, c); // RTS, first FPDUs exchanged: A may read in place
+            MemoryRegion[] bufs = pastFirstFpdus(p, c);
+            MemoryRegion aBuf = bufs[0];
             p.a.qp.postRecv(RecvWr.of(77, aBuf.sge(0, SIZE)));
 
             java.util.concurrent.CountDownLatch release = holdBusy(p.a);
@@ -351,5 +346,17 @@ class ReceiveInPlaceTest {
         });
         assertTrue(held.await(10, TimeUnit.SECONDS), "the loop did not take the task");
         return release;
+    }
+
+    /**
+     * Connects {@code p} and exchanges 10 SEND round trips of {@link #SIZE} octets (RTS, first FPDUs exchanged: A may
+     * read in place); A's and B's buffers.
+     */
+    static MemoryRegion[] pastFirstFpdus(SoftPair p, Completion[] c) throws Exception {
+        p.connB();
+        MemoryRegion aBuf = p.a.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+        MemoryRegion bBuf = p.b.pd.register(new byte[SIZE], Access.LOCAL_WRITE);
+        pingPong(p, 10, aBuf, bBuf, c);
+        return new MemoryRegion[] {aBuf, bBuf};
     }
 }
