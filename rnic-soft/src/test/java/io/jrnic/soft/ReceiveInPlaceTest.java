@@ -107,7 +107,8 @@ class ReceiveInPlaceTest {
             MemoryRegion aSink = p.a.pd.register(sink, Access.LOCAL_WRITE);
             long inPlaceBefore = p.a.dev.stats().counter("rxInPlace");
 
-            java.util.concurrent.CountDownLatch release = holdBusy(p.a);
+            java.util.concurrent.CountDownLatch release =
+                    SoftPair.holdLoop(SoftPair.engineOf(p.a.qp).channel().eventLoop());
             try {
                 p.a.qp.postSend(SendWr.rdmaRead().id(5).local(aSink.sge(0, SIZE)).remote(bSource.stag(), 0).signaled());
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -141,7 +142,8 @@ class ReceiveInPlaceTest {
             MemoryRegion aBuf = bufs[0];
             p.a.qp.postRecv(RecvWr.of(77, aBuf.sge(0, SIZE)));
 
-            java.util.concurrent.CountDownLatch release = holdBusy(p.a);
+            java.util.concurrent.CountDownLatch release =
+                    SoftPair.holdLoop(SoftPair.engineOf(p.a.qp).channel().eventLoop());
             Thread releaser = new Thread(() -> {
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (p.a.dev.stats().counter("rxInPlaceFailures") == 0 && System.nanoTime() < end) {
@@ -329,23 +331,6 @@ class ReceiveInPlaceTest {
             assertTrue(inPlace > 0, "the spinning receiver never read in place");
             assertTrue(inPlace < all, "the event loop never read: the race this test is for did not happen");
         }
-    }
-
-    /** Holds {@code s}'s event loop busy (so only its pollers read) until the returned latch opens, 20 s at most. */
-    private static java.util.concurrent.CountDownLatch holdBusy(SoftPair.Side s) throws InterruptedException {
-        io.netty.channel.EventLoop loop = SoftPair.engineOf(s.qp).channel().eventLoop();
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        loop.execute(() -> {
-            held.countDown();
-            try {
-                release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertTrue(held.await(10, TimeUnit.SECONDS), "the loop did not take the task");
-        return release;
     }
 
     /**
