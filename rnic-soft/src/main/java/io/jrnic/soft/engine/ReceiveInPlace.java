@@ -59,8 +59,8 @@ final class ReceiveInPlace {
     private final Runnable giveBackTask = this::giveBackOnLoop;
 
     /**
-     * A consumer polled (or a waiter came or went) since the watchdog's last turn: set by any thread with a plain
-     * release store (no clock read, no fence per poll), read and cleared by the watchdog.
+     * A consumer polled (or a waiter came or went) since the watchdog's last turn: set by any thread with a release
+     * store (no clock read, no fence), read and cleared by the watchdog. Accessed through {@link #POLLED} only.
      */
     private volatile boolean polledSinceWatch;
     private static final java.lang.invoke.VarHandle POLLED;
@@ -163,7 +163,8 @@ final class ReceiveInPlace {
                 qp.counters.inc(Counter.RX_IN_PLACE);
                 qp.counters.add(Counter.RX_IN_PLACE_BYTES, n);
                 readInPlace();
-                if (qp.sendingSideHasWork()) { // as the loop's reads (Receiver.pumpAfterReads): a Write placed asks nothing
+                // as after the loop's reads (Receiver.pumpAfterReads): a Write placed leaves the sending side nothing
+                if (qp.sendingSideHasWork()) {
                     qp.inbox().pumpInPlaceOrDrain();
                 }
                 // a read that took all it asked for most likely left more behind (a head read, then its payload):
@@ -238,8 +239,9 @@ final class ReceiveInPlace {
      * threads those wake-ups take the pollers' CPU. The loop reads again as soon as a consumer arms its CQ to
      * block (pollingStops), an in-place read meets the end of the stream, the QP leaves RTS, or nobody polled
      * between two turns of a watchdog on the loop, IDLE_NANOS apart: a consumer that stops polling without arming
-     * delays what arrives by at most about twice that, and nothing is left unread. A poll marks itself with a plain
-     * store (no clock read: the clock costs a busy poller's turn 20-30 ns in a VM).
+     * delays what arrives by at most about twice that, and nothing is left unread. A poll marks itself with a release
+     * store of a flag, and only when the watchdog cleared it: the clock read into a volatile on every poll it replaced
+     * cost the busy-polling WRITE p50 0.28 us (docs/perf-history.md, sixth session).
      */
 
     /** A consumer polls (any thread, before it tries the lock). */
