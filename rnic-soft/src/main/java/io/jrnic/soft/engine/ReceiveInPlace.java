@@ -9,6 +9,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Receive in place: a thread polling the QP's completion queue reads the stream itself (one socket read into a
@@ -60,19 +61,9 @@ final class ReceiveInPlace {
 
     /**
      * A consumer polled (or a waiter came or went) since the watchdog's last turn: set by any thread with a release
-     * store (no clock read, no fence), read and cleared by the watchdog. Accessed through {@link #POLLED} only.
+     * store (no clock read, no fence), read and cleared by the watchdog.
      */
-    private volatile boolean polledSinceWatch;
-    private static final java.lang.invoke.VarHandle POLLED;
-
-    static {
-        try {
-            POLLED = java.lang.invoke.MethodHandles.lookup().findVarHandle(ReceiveInPlace.class, "polledSinceWatch",
-                    boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private final AtomicBoolean polledSinceTurn = new AtomicBoolean();
     /** Under the QP's lock: successive in-place reads that found data. */
     private int streak;
     /** The loop does not read the socket (auto-read off): the pollers do. Written under the QP's lock. */
@@ -246,8 +237,8 @@ final class ReceiveInPlace {
 
     /** A consumer polls (any thread, before it tries the lock). */
     private void polled() {
-        if (!(boolean) POLLED.getOpaque(this)) { // a store only when the watchdog cleared it: the line stays shared
-            POLLED.setRelease(this, true);
+        if (!polledSinceTurn.getOpaque()) { // a store only when the watchdog cleared it: the line stays shared
+            polledSinceTurn.setRelease(true);
         }
     }
 
@@ -261,7 +252,7 @@ final class ReceiveInPlace {
      * arrives, so the loop stops reading (as for busy pollers) and stays off while waiters keep coming.
      */
     void waiterArrives() {
-        POLLED.setRelease(this, true);
+        polledSinceTurn.setRelease(true);
         drained = false; // the wait sees what came since; the read after it must not be skipped
         waiting = true;
         if (!loopReadsOff) {
@@ -272,7 +263,7 @@ final class ReceiveInPlace {
 
     /** Any thread: the blocked consumer woke (it polls next). */
     void waiterLeaves() {
-        POLLED.setRelease(this, true);
+        polledSinceTurn.setRelease(true);
         waiting = false;
     }
 
@@ -320,7 +311,7 @@ final class ReceiveInPlace {
             }
             ch.config().setAutoRead(false);
             qp.counters.inc(Counter.RX_POLLER_TAKEOVERS);
-            POLLED.setRelease(this, true); // the watchdog's first turn looks at the polls of one whole interval
+            polledSinceTurn.setRelease(true); // the watchdog's first turn looks at the polls of one whole interval
             if (watchdogTimer == null) {
                 watchdogTimer = loop.scheduleWithFixedDelay(watchdog, IDLE_NANOS, IDLE_NANOS, TimeUnit.NANOSECONDS);
             }
@@ -352,8 +343,8 @@ final class ReceiveInPlace {
 
     /** On the loop, at a watchdog turn: whether a consumer polled since the last one (and clears the mark). */
     private boolean polledSinceLastTurn() {
-        if ((boolean) POLLED.getAcquire(this)) {
-            POLLED.setRelease(this, false);
+        if (polledSinceTurn.getAcquire()) {
+            polledSinceTurn.setRelease(false);
             return true;
         }
         return false;
