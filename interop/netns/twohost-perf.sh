@@ -9,14 +9,17 @@
 # under OUT/raw/. Must run as root; uses only the harness's own namespaces and addresses.
 #
 #   twohost-perf.sh [--out DIR] [--mtus "1500 9000"] [--rates "none 1gbit 10gbit"] [--losses "0 0.01 0.1 1"]
-#                   [--loss-dir both|ab|ba] [--sizes "65536 1048576"] [--volume MIB] [--reps K]
+#                   [--loss-dir both|ab|ba] [--sizes "65536 1048576"] [--volume MIB] [--seconds S] [--reps K]
 #                   [--lat-iterations N] [--iperf-seconds S] [--ccs "bbr reno"] [--rto-min T] [--quick]
 #
 # ab is a -> b: the perf client (and iperf3 client) is in a, the server in b, so WRITE and SEND data go ab and
 # READ data go ba; loss on "both" (the default) meets every operation's data and its ACKs alike. --quick: one MTU
 # (1500), no rate limit, losses 0 and 1 %, 16 MiB per run, one repetition: a check that the runner works (seconds),
-# not a measurement. --ccs: the TCP congestion controls to run under (twohost.sh up --cc; default: the one a new
-# namespace inherits from the host), recorded in the CSV's cc column. --rto-min: the minimum RTO of the route between
+# not a measurement. --seconds S (whole seconds): iperf3 runs first on each row, and each jrnic perf run moves at
+# least what iperf3's rate moves in S seconds (--volume is the floor): under loss a few of TCP's timeouts (200 ms
+# each at the kernel's minimum RTO) decide a run that lasts a fraction of a second, so runs must be as long as
+# iperf3's. --ccs: the TCP congestion controls to run under (twohost.sh up --cc; default: the one a new namespace
+# inherits from the host), recorded in the CSV's cc column. --rto-min: the minimum RTO of the route between
 # the hosts (twohost.sh up --rto-min, e.g. 10ms; iperf3's and jrnic's sockets alike), added to the cc column
 # ("reno rto_min 10ms"). Default OUT: target/twohost-perf (under the
 # current directory). Exit: 0 done and every row ok, 1 a row failed (see its result column and raw/), 2 bad usage or
@@ -27,7 +30,7 @@ root="$(cd "$here/../.." && pwd)"
 H="$here/twohost.sh"
 
 out="target/twohost-perf"; mtus="1500 9000"; rates="none 1gbit 10gbit"; losses="0 0.01 0.1 1"; loss_dir=both
-sizes="65536 1048576"; volume=256; reps=3; lat_iter=2000; iperf_s=5; ccs=inherited; rto_min=""
+sizes="65536 1048576"; volume=256; seconds=0; reps=3; lat_iter=2000; iperf_s=5; ccs=inherited; rto_min=""
 while (( $# )); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -37,6 +40,7 @@ while (( $# )); do
     --loss-dir) loss_dir="$2"; shift 2 ;;
     --sizes) sizes="$2"; shift 2 ;;
     --volume) volume="$2"; shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
     --reps) reps="$2"; shift 2 ;;
     --lat-iterations) lat_iter="$2"; shift 2 ;;
     --iperf-seconds) iperf_s="$2"; shift 2 ;;
@@ -70,6 +74,29 @@ echo "mtu,rate,loss_pct,loss_dir,cc,tool,test,bytes,bw_mb_s,p50_us,p99_us,p999_u
 # this machine's busy and total ticks (/proc/stat: busy = user nice system irq softirq; total adds idle iowait steal)
 ticks() { local _c u n s i w q sq st _r; read -r _c u n s i w q sq st _r < /proc/stat; echo "$((u+n+s+q+sq)) $((u+n+s+q+sq+i+w+st))"; }
 cpus="$(grep -c '^cpu[0-9]' /proc/stat)"
+iperf_runs() {
+  local tag="$1" size ipid t0
+  for size in $sizes; do
+    "$H" exec b iperf3 -s -1 -B "$b_addr" -p "$iport" >/dev/null 2>&1 &
+    ipid=$!; pids+=("$ipid")
+    sleep 0.5
+    t0="$(ticks)"
+    "$H" exec a iperf3 -c "$b_addr" -p "$iport" -t "$iperf_s" -l "$size" -J >"$out/raw/iperf3-$tag-$size.json" || failed=1
+    echo "$t0 $(ticks) $cpus" >"$out/raw/iperf3-$tag-$size.ticks"
+    wait "$ipid" 2>/dev/null || true
+  done
+}
+# MiB per jrnic perf run at a size: --volume, or with --seconds at least what iperf3's rate on this row moves in
+# that time, so that a run under loss meets as many of TCP's recoveries and timeouts as iperf3's did
+row_mib() {
+  local size="$1" mib="$volume" rated
+  if (( seconds > 0 )); then
+    rated="$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]; print(int(e["sum_received"]["bits_per_second"] / 8 * float(sys.argv[2]) / 1048576))' \
+      "$out/raw/iperf3-$tag-$size.json" "$seconds" 2>/dev/null || echo 0)"
+    (( rated > mib )) && mib="$rated"
+  fi
+  echo "$mib"
+}
 failed=0
 for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in $losses; do
   la=0; lb=0
@@ -84,6 +111,9 @@ for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in
   [[ -n $rto_min ]] && cc="$cc rto_min $rto_min"
   tag="mtu$mtu-$rate-loss$loss-$loss_dir-${cc// /-}"
 
+  # iperf3 on the same path (server in b, client in a, one run per size as the write length): after jrnic perf,
+  # or before it with --seconds, whose volumes come from iperf3's rate
+  (( seconds == 0 )) || iperf_runs "$tag"
   # jrnic perf: server in b, client in a
   slog="$out/raw/perf-server-$tag.txt"
   "$H" exec b java -jar "$jar" perf --server --port "$port" >"$slog" 2>&1 &
@@ -91,7 +121,7 @@ for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in
   for _ in $(seq 1 300); do grep -q "jrnic perf server: RDMA on" "$slog" && break; sleep 0.1; done
   grep -q "jrnic perf server: RDMA on" "$slog" || { echo "twohost-perf: perf server did not start: $slog" >&2; exit 2; }
   for size in $sizes; do
-    iters=$(( volume * 1048576 / size )); (( iters < 16 )) && iters=16
+    iters=$(( $(row_mib "$size") * 1048576 / size )); (( iters < 16 )) && iters=16
     "$H" exec a java -jar "$jar" perf --connect "$b_addr" --port "$port" --format csv --mode bw --size "$size" \
       --iterations "$iters" --reps "$reps" >"$out/raw/perf-bw-$tag-$size.csv" 2>>"$out/raw/perf-client-$tag.txt" \
       || failed=1
@@ -100,16 +130,7 @@ for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in
     --iterations "$lat_iter" --reps "$reps" >"$out/raw/perf-lat-$tag.csv" 2>>"$out/raw/perf-client-$tag.txt" || failed=1
   kill "$spid" 2>/dev/null || true; wait "$spid" 2>/dev/null || true
 
-  # iperf3 on the same path: server in b, client in a, one run per size as the write length
-  for size in $sizes; do
-    "$H" exec b iperf3 -s -1 -B "$b_addr" -p "$iport" >/dev/null 2>&1 &
-    ipid=$!; pids+=("$ipid")
-    sleep 0.5
-    t0="$(ticks)"
-    "$H" exec a iperf3 -c "$b_addr" -p "$iport" -t "$iperf_s" -l "$size" -J >"$out/raw/iperf3-$tag-$size.json" || failed=1
-    echo "$t0 $(ticks) $cpus" >"$out/raw/iperf3-$tag-$size.ticks"
-    wait "$ipid" 2>/dev/null || true
-  done
+  (( seconds > 0 )) || iperf_runs "$tag"
 
   python3 - "$csv" "$mtu" "$rate" "$loss" "$loss_dir" "$out/raw" "$tag" "$sizes" "$cc" <<'EOF' || failed=1
 import csv, json, sys, os
