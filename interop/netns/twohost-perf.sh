@@ -51,6 +51,7 @@ while (( $# )); do
   esac
 done
 case "$loss_dir" in both|ab|ba) ;; *) echo "twohost-perf: --loss-dir both|ab|ba" >&2; exit 2 ;; esac
+[[ $seconds =~ ^[0-9]+$ ]] || { echo "twohost-perf: --seconds takes whole seconds: $seconds" >&2; exit 2; }
 command -v iperf3 >/dev/null || { echo "twohost-perf: iperf3 not found" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "twohost-perf: python3 not found (turns the CSVs into one)" >&2; exit 2; }
 
@@ -89,7 +90,7 @@ iperf_runs() {
 # MiB per jrnic perf run at a size: --volume, or with --seconds at least what iperf3's rate on this row moves in
 # that time, so that a run under loss meets as many of TCP's recoveries and timeouts as iperf3's did
 row_mib() {
-  local size="$1" mib="$volume" rated
+  local tag="$1" size="$2" mib="$volume" rated
   if (( seconds > 0 )); then
     rated="$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]; print(int(e["sum_received"]["bits_per_second"] / 8 * float(sys.argv[2]) / 1048576))' \
       "$out/raw/iperf3-$tag-$size.json" "$seconds" 2>/dev/null || echo 0)"
@@ -121,7 +122,7 @@ for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in
   for _ in $(seq 1 300); do grep -q "jrnic perf server: RDMA on" "$slog" && break; sleep 0.1; done
   grep -q "jrnic perf server: RDMA on" "$slog" || { echo "twohost-perf: perf server did not start: $slog" >&2; exit 2; }
   for size in $sizes; do
-    iters=$(( $(row_mib "$size") * 1048576 / size )); (( iters < 16 )) && iters=16
+    iters=$(( $(row_mib "$tag" "$size") * 1048576 / size )); (( iters < 16 )) && iters=16
     "$H" exec a java -jar "$jar" perf --connect "$b_addr" --port "$port" --format csv --mode bw --size "$size" \
       --iterations "$iters" --reps "$reps" >"$out/raw/perf-bw-$tag-$size.csv" 2>>"$out/raw/perf-client-$tag.txt" \
       || failed=1
