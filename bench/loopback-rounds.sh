@@ -13,7 +13,7 @@
 #
 # Writes OUT/rounds.csv (round,row,value,min,max,runs,baseline,baseline_value,ratio,host_s_per_gb) and
 # OUT/rounds.md (the table, a column per round), raw outputs under OUT/raw/. Default OUT: target/loopback-rounds
-# (under the current directory), 3 rounds of 3 pairs, iperf3 for 5 s: about 25 minutes on 2 cores. --quick: one
+# (under the current directory), 3 rounds of 3 pairs, iperf3 for 5 s: about 7 minutes on a 2-core VM. --quick: one
 # round of one pair, short runs: a check that the script works, not a measurement. --summarize-only: no runs, the
 # table again from OUT/raw (give the --rounds and --pairs it was run with). Traffic only to 127.0.0.1.
 # Exit: 0 every row ok, 1 a run failed (see raw/), 2 bad usage or a tool missing.
