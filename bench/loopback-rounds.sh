@@ -37,7 +37,7 @@ done
 for v in "$rounds" "$pairs" "$iperf_s"; do
   [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "loopback-rounds: --rounds, --pairs and --iperf-seconds take positive whole numbers: $v" >&2; exit 2; }
 done
-command -v iperf3 >/dev/null || { echo "loopback-rounds: iperf3 not found (Debian package iperf3)" >&2; exit 2; }
+(( summarize_only )) || command -v iperf3 >/dev/null || { echo "loopback-rounds: iperf3 not found (Debian package iperf3)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "loopback-rounds: python3 not found (turns the runs into the table)" >&2; exit 2; }
 
 raw="$out/raw"
