@@ -103,9 +103,9 @@ class PlacementDifferentialTest {
                     + ByteBufUtil.hexDump(c, 0, Math.min(48, c.readableBytes())) + "\nplacing   "
                     + ByteBufUtil.hexDump(p, 0, Math.min(48, p.readableBytes())));
         }
+        copied.checkGuards(what);
+        placing.checkGuards(what);
         for (int i = 0; i < 2; i++) {
-            copied.checkGuards(what);
-            placing.checkGuards(what);
             if (!peer.corrupted) {
                 assertTrue(ByteBufUtil.equals(copied.backing[i], placing.backing[i]), "region " + i + " differs: " + what);
             }
