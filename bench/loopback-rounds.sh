@@ -43,57 +43,62 @@ command -v python3 >/dev/null || { echo "loopback-rounds: python3 not found (tur
 raw="$out/raw"
 failed=0
 if (( ! summarize_only )); then
-"$root/jrnic" --version >/dev/null # builds cli/target/jrnic.jar when sources changed
-jar="$root/cli/target/jrnic.jar"
-mkdir -p "$raw"
-rm -f "$raw"/*
-iport=15201
-if (( quick )); then
-  bw_opts=(--iterations 256); lat_opts=(--iterations 300 --reps 1); qps_opts=(--reps 1 --run-seconds 1)
-else
-  bw_opts=(); lat_opts=(--reps 3); qps_opts=(--reps 3)
-fi
-
-# this machine's busy and total ticks (/proc/stat: busy = user nice system irq softirq; total adds idle iowait steal)
-ticks() { local _c u n s i w q sq st _r; read -r _c u n s i w q sq st _r < /proc/stat; echo "$((u+n+s+q+sq)) $((u+n+s+q+sq+i+w+st))"; }
-cpus="$(grep -c '^cpu[0-9]' /proc/stat)"
-
-# one iperf3 run over loopback: a one-off server, the client with -l SIZE for --iperf-seconds, JSON and ticks kept
-iperf() { # tag size
-  local t0
-  iperf3 -s -1 -B 127.0.0.1 -p "$iport" >/dev/null 2>&1 &
-  local spid=$!
-  sleep 0.3
-  t0="$(ticks)"
-  iperf3 -c 127.0.0.1 -p "$iport" -t "$iperf_s" -l "$2" -J >"$raw/iperf3-$1-$2.json" || failed=1
-  echo "$t0 $(ticks) $cpus" >"$raw/iperf3-$1-$2.ticks"
-  wait "$spid" 2>/dev/null || true
-}
-
-{
-  echo "host: $(uname -r), $(grep -c '^processor' /proc/cpuinfo) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)"
-  echo "TCP congestion control: $(cat /proc/sys/net/ipv4/tcp_congestion_control)"
-  echo "java: $(java -version 2>&1 | head -1)"
-  echo "jrnic: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
-  echo "started: $(date -u +%FT%TZ); rounds $rounds, pairs $pairs, iperf3 ${iperf_s} s"
-} >"$out/host.txt"
-cat "$out/host.txt"
-
-for r in $(seq 1 "$rounds"); do
-  for p in $(seq 1 "$pairs"); do
-    echo "round $r/$rounds, pair $p/$pairs: iperf3, then jrnic perf --mode bw"
-    iperf "r$r-p$p" 131072
-    iperf "r$r-p$p" 1048576
-    java -jar "$jar" perf --mode bw --test all --size 65536,1048576 --reps 1 --no-tcp --cpu --format csv "${bw_opts[@]}" \
-      >"$raw/bw-r$r-p$p.csv" 2>"$raw/bw-r$r-p$p.err" || failed=1
-  done
-  if (( ! bw_only )); then
-    echo "round $r/$rounds: jrnic perf --mode lat, then --qps 16"
-    java -jar "$jar" perf --mode lat --test all --size 64 --format csv "${lat_opts[@]}" \
-      >"$raw/lat-r$r.csv" 2>"$raw/lat-r$r.err" || failed=1
-    java -jar "$jar" perf --qps 16 --cpu "${qps_opts[@]}" >"$raw/qps-r$r.txt" 2>&1 || failed=1
+  "$root/jrnic" --version >/dev/null # builds cli/target/jrnic.jar when sources changed
+  jar="$root/cli/target/jrnic.jar"
+  mkdir -p "$raw"
+  rm -f "$raw"/*
+  iport=15201
+  if (( quick )); then
+    bw_opts=(--iterations 256); lat_opts=(--iterations 300 --reps 1); qps_opts=(--reps 1 --run-seconds 1)
+  else
+    bw_opts=(); lat_opts=(--reps 3); qps_opts=(--reps 3)
   fi
-done
+
+  # this machine's busy and total ticks (/proc/stat: busy = user nice system irq softirq; total adds idle iowait steal)
+  ticks() { local _c u n s i w q sq st _r; read -r _c u n s i w q sq st _r < /proc/stat; echo "$((u+n+s+q+sq)) $((u+n+s+q+sq+i+w+st))"; }
+  cpus="$(grep -c '^cpu[0-9]' /proc/stat)"
+
+  # one iperf3 run over loopback: a one-off server, the client with -l SIZE for --iperf-seconds, JSON and ticks kept
+  iperf() { # tag size
+    local t0
+    iperf3 -s -1 -B 127.0.0.1 -p "$iport" >/dev/null 2>&1 &
+    local spid=$!
+    sleep 0.3
+    t0="$(ticks)"
+    iperf3 -c 127.0.0.1 -p "$iport" -t "$iperf_s" -l "$2" -J >"$raw/iperf3-$1-$2.json" || failed=1
+    echo "$t0 $(ticks) $cpus" >"$raw/iperf3-$1-$2.ticks"
+    # the one-off server ends after its test; one whose client never reached it (iperf3 -J exits 0 even then; the
+    # JSON's error fails the run in the summary) would wait for ever, and the script with it: 5 s, then it is ended
+    local _
+    for _ in $(seq 1 50); do kill -0 "$spid" 2>/dev/null || break; sleep 0.1; done
+    kill "$spid" 2>/dev/null || true
+    wait "$spid" 2>/dev/null || true
+  }
+
+  {
+    echo "host: $(uname -r), $(grep -c '^processor' /proc/cpuinfo) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)"
+    echo "TCP congestion control: $(cat /proc/sys/net/ipv4/tcp_congestion_control)"
+    echo "java: $(java -version 2>&1 | head -1)"
+    echo "jrnic: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+    echo "started: $(date -u +%FT%TZ); rounds $rounds, pairs $pairs, iperf3 ${iperf_s} s"
+  } >"$out/host.txt"
+  cat "$out/host.txt"
+
+  for r in $(seq 1 "$rounds"); do
+    for p in $(seq 1 "$pairs"); do
+      echo "round $r/$rounds, pair $p/$pairs: iperf3, then jrnic perf --mode bw"
+      iperf "r$r-p$p" 131072
+      iperf "r$r-p$p" 1048576
+      java -jar "$jar" perf --mode bw --test all --size 65536,1048576 --reps 1 --no-tcp --cpu --format csv "${bw_opts[@]}" \
+        >"$raw/bw-r$r-p$p.csv" 2>"$raw/bw-r$r-p$p.err" || failed=1
+    done
+    if (( ! bw_only )); then
+      echo "round $r/$rounds: jrnic perf --mode lat, then --qps 16"
+      java -jar "$jar" perf --mode lat --test all --size 64 --format csv "${lat_opts[@]}" \
+        >"$raw/lat-r$r.csv" 2>"$raw/lat-r$r.err" || failed=1
+      java -jar "$jar" perf --qps 16 --cpu "${qps_opts[@]}" >"$raw/qps-r$r.txt" 2>&1 || failed=1
+    fi
+  done
 fi
 
 python3 - "$raw" "$out" "$rounds" "$pairs" <<'EOF' || failed=1
@@ -116,14 +121,18 @@ def iperf_run(tag, size):
 def med(v):
     return statistics.median(v) if v else float("nan")
 
+IPERF_FOR = {65536: 131072, 1048576: 1048576}  # a row's message size -> the iperf3 write length it is set against
+ROW_LABEL = {65536: "64 KiB", 1048576: "1 MiB"}
+IPERF_LABEL = {131072: "128K", 1048576: "1M"}
+
 for r in range(1, rounds + 1):
     base = {}
-    for size in (131072, 1048576):
+    for size in IPERF_FOR.values():
         runs = [x for x in (iperf_run(f"r{r}-p{p}", size) for p in range(1, pairs + 1)) if x]
         ok = ok and len(runs) == pairs
         v = [x[0] for x in runs]
         base[size] = med(v)
-        label = f"iperf3 -l {'128K' if size == 131072 else '1M'}, MB/s"
+        label = f"iperf3 -l {IPERF_LABEL[size]}, MB/s"
         rows.append([r, label, med(v), min(v, default=float("nan")), max(v, default=float("nan")), len(v), "", "", "",
                      med([x[1] for x in runs])])
     bw = {}
@@ -142,9 +151,9 @@ for r in range(1, rounds + 1):
     tests = ["WRITE", "READ", "SEND"]
     for (test, size, kind), runs in sorted(bw.items(), key=lambda i: (i[0][2] != "batched", i[0][1], tests.index(i[0][0]))):
         v = [x[0] for x in runs]
-        b = base[131072 if size == 65536 else 1048576]
-        rows.append([r, f"RDMA {test} {'64 KiB' if size == 65536 else '1 MiB'} {kind}, MB/s", med(v), min(v), max(v), len(v),
-                     "iperf3 -l " + ("128K" if size == 65536 else "1M"), b, med(v) / b, med([x[1] for x in runs])])
+        b = base[IPERF_FOR[size]]
+        rows.append([r, f"RDMA {test} {ROW_LABEL[size]} {kind}, MB/s", med(v), min(v), max(v),
+                     len(v), f"iperf3 -l {IPERF_LABEL[IPERF_FOR[size]]}", b, med(v) / b, med([x[1] for x in runs])])
     path = f"{raw}/lat-r{r}.csv"
     if os.path.exists(path):
         names = {"lat": "busy-polling", "lat-block": "blocking", "lat-block-vt": "blocking, virtual threads"}
@@ -169,18 +178,11 @@ for r in range(1, rounds + 1):
                          "", "16 java.nio streams", n(mt.group(1)), n(m.group(1)) / n(mt.group(1)),
                          float(s.group(1)) if s else ""])
 
-def fmt(x, nd=2):
-    if x == "" or x is None:
-        return ""
-    if isinstance(x, float) and x != x:
-        return "nan"
-    return f"{x:.{nd}f}" if isinstance(x, float) else str(x)
-
 with open(f"{out}/rounds.csv", "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow(["round", "row", "value", "min", "max", "runs", "baseline", "baseline_value", "ratio", "host_s_per_gb"])
     for x in rows:
-        w.writerow([fmt(v, 4) if isinstance(v, float) else v for v in x])
+        w.writerow([f"{v:.4f}" if isinstance(v, float) else v for v in x])
 
 # the table: one line per row, a column per round; bandwidth rows give the ratio (and the MB/s), others the ratio
 order, cells = [], {}

@@ -84,6 +84,10 @@ iperf_runs() {
     t0="$(ticks)"
     "$H" exec a iperf3 -c "$b_addr" -p "$iport" -t "$iperf_s" -l "$size" -J >"$out/raw/iperf3-$tag-$size.json" || failed=1
     echo "$t0 $(ticks) $cpus" >"$out/raw/iperf3-$tag-$size.ticks"
+    # the one-off server ends after its test; one whose client never reached it (iperf3 -J exits 0 even then; the
+    # JSON's error fails the row) would wait for ever: 5 s, then it is ended (down ends whatever is left in b)
+    for _ in $(seq 1 50); do kill -0 "$ipid" 2>/dev/null || break; sleep 0.1; done
+    kill "$ipid" 2>/dev/null || true
     wait "$ipid" 2>/dev/null || true
   done
 }

@@ -58,6 +58,9 @@ class PlacementDifferentialTest {
         Side copied = new Side(initial);
         Side placing = new Side(initial);
         placing.qp.rx.direct().enable();
+        for (int i = 0; i < 2; i++) { // the peer's STags must name either side's regions
+            assertEquals(copied.regions[i].stag(), placing.regions[i].stag());
+        }
         Peer peer = new Peer(rnd, copied.regions);
         byte[] stream = peer.stream();
         String what = "case " + seed + " (" + peer.log + ")";
