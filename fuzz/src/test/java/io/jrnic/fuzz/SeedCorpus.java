@@ -57,6 +57,7 @@ final class SeedCorpus {
         c.rdmap();
         c.ddp();
         c.captures();
+        c.placement();
         return c.seeds;
     }
 
@@ -250,6 +251,24 @@ final class SeedCorpus {
         put(s, "segment", "empty", new SeedWriter().u8(1).u16(100).u8(14).u32(0).u64(5).toByteArray());
         put(s, "segment", "tagged-near-2^64", new SeedWriter().u8(1 | 4).u16(65535).u8(14).u32(100).u32(50)
                 .toByteArray());
+    }
+
+    // --- the engine ------------------------------------------------------------------------
+
+    /** PlacementFuzzTest: records of op, length and octets (see its comment), then reads of the plan. */
+    private void placement() {
+        String t = "PlacementFuzzTest";
+        byte[] write = tagged(RdmapOpcode.RDMA_WRITE, 0, 0, new byte[0]); // STag and TaggedOffset filled in by op
+        byte[] send = untagged(RdmapOpcode.SEND, 0, 1, 0, new byte[0]);
+        byte[] send2 = untagged(RdmapOpcode.SEND, 0, 2, 0, ascii("after"));
+        put(t, "feed", "write-60k-region0", new SeedWriter().u8(0x1A).u16(write.length).bytes(write).u32(4096).u16(60_000)
+                .toByteArray());
+        put(t, "feed", "send-20k-short-reads", new SeedWriter().u8(0x10).u16(send.length).bytes(send).u16(20_000)
+                .u8(0x81).u16(999).toByteArray());
+        put(t, "feed", "write-region1-reads-cut", new SeedWriter().u8(0x1E).u16(write.length).bytes(write).u32(50_000)
+                .u16(30_000).u8(0x82).u16(4095).u8(0x80).u16(0).toByteArray());
+        put(t, "feed", "write-bad-crc-then-send", new SeedWriter().u8(0x3A).u16(write.length).bytes(write).u32(0)
+                .u16(30_000).u8(0x00).u16(send2.length).bytes(send2).u8(0x82).u16(4095).toByteArray());
     }
 
     // --- interop ---------------------------------------------------------------------------
