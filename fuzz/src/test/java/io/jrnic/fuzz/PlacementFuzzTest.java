@@ -1,8 +1,15 @@
 package io.jrnic.fuzz;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.jrnic.ddp.DdpControl;
 import io.jrnic.mpa.FpduEncoder;
+import io.jrnic.rdmap.RdmapControl;
+import io.jrnic.rdmap.RdmapOpcode;
+import io.jrnic.rdmap.TerminateDecoder;
 import io.jrnic.soft.engine.PlacementPair;
+import io.jrnic.verbs.QpState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -37,7 +44,8 @@ class PlacementFuzzTest {
      * same state with the same receive completions and send back the same ULPDUs (a Read Response's header and length:
      * an unfenced Read may carry a later Write's octets, placed sooner on one side); no guard byte changes; and unless
      * a payload may have been placed unchecked (a bad CRC, or the stream ending inside an FPDU), every octet of both
-     * regions is alike.
+     * regions is alike. Of the placing side, as {@code LiveEngineFuzzTest} asks of the copy path: at most one Terminate,
+     * which decodes in the RFC layout; after one the QP is not in RTS; the QP ends in RTS, TERMINATE or ERROR.
      */
     @FuzzTest(maxDuration = "60s")
     void feed(byte[] data) throws Exception {
@@ -62,6 +70,19 @@ class PlacementFuzzTest {
             });
             pair.assertAlike("input of " + data.length + " octets, stream of " + stream.length, !pair.placedUnchecked(),
                     false);
+            // and what LiveEngineFuzzTest asks of the copy path, of the placing side
+            int terminates = 0;
+            for (ByteBuf u : pair.sentByPlacingSide()) {
+                int control = u.getUnsignedShort(u.readerIndex());
+                if (!DdpControl.isTagged(control) && RdmapControl.opcodeCode(control) == RdmapOpcode.TERMINATE.code()) {
+                    TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(), TerminateDecoder.Mode.STRICT);
+                    terminates++;
+                }
+            }
+            assertTrue(terminates <= 1, terminates + " Terminates on one stream");
+            QpState state = pair.placingState();
+            assertTrue(terminates == 0 || state != QpState.RTS, "a Terminate was sent but the QP is still in RTS");
+            assertTrue(state == QpState.RTS || state == QpState.TERMINATE || state == QpState.ERROR, "QP ended in " + state);
         }
     }
 

@@ -12,6 +12,7 @@ import io.jrnic.rdmap.Terminate;
 import io.jrnic.soft.mem.AccessFlags;
 import io.jrnic.soft.mem.MemoryTable;
 import io.jrnic.soft.mem.SoftRegion;
+import io.jrnic.verbs.QpState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -20,6 +21,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -93,6 +95,16 @@ public final class PlacementPair implements AutoCloseable {
             copied.read(Unpooled.directBuffer(n).writeBytes(stream, pos, n));
             pos += n;
         }
+    }
+
+    /** The ULPDUs the placing side sent back so far, in order (the pair releases them when it closes). */
+    public List<ByteBuf> sentByPlacingSide() {
+        return Collections.unmodifiableList(placing.sent);
+    }
+
+    /** The placing side's QP state. */
+    public QpState placingState() {
+        return placing.qp.state();
     }
 
     /** The octets the placing side read straight into their targets (counted once their CRC was checked). */
