@@ -4,7 +4,8 @@
 #   twohost.sh up [--mtu 1500|9000] [--rate-ab R] [--rate-ba R] [--loss-ab PCT] [--loss-ba PCT] [--offload on|off]
 #                 [--cc NAME]        TCP congestion control of both hosts (default: what a new namespace inherits)
 #                 [--rto-min T]      minimum TCP RTO on both hosts' route (ip route rto_min, e.g. 10ms; default the kernel's 200ms)
-#   twohost.sh loss ab|ba PCT         random loss on one direction (0 removes it); PCT down to 0.01
+#   twohost.sh loss ab|ba PCT         random loss on one direction (0 removes it); PCT down to 0.01, per segment: the
+#                                     direction's segmentation offload goes off (and stays off until down)
 #   twohost.sh rate ab|ba R|none      tbf rate limit on one direction's sender (R as tc writes it: 1gbit, 10gbit)
 #   twohost.sh link down|up           both ends of the veth administratively down or up
 #   twohost.sh exec a|b CMD...        runs CMD inside host a or b
@@ -19,7 +20,7 @@
 # assigns, and only inside its own namespaces; no interface outside them is touched (the veth pair is created with
 # both ends already inside the namespaces). Direction ab is a -> b. Loss is dropped at the receiving end's ingress
 # (nftables netdev hook, `numgen random mod 10000 < N`), so the sender's TCP meets it as a loss on the wire, not as a
-# local drop; rate is a `tbf` qdisc on the sending end. `sch_netem` (delay) is not used: it is missing from some
+# local drop, one segment at a time (the direction's TSO, GSO and GRO go off with a loss below 100 %); rate is a `tbf` qdisc on the sending end. `sch_netem` (delay) is not used: it is missing from some
 # kernels. --cc sets net.ipv4.tcp_congestion_control in both namespaces (a namespace inherits the host's default;
 # outside the host's namespace the kernel lets only those in net.ipv4.tcp_allowed_congestion_control be set, and
 # the host's setting is never changed here). --rto-min sets the route between the hosts' minimum RTO (both
@@ -35,7 +36,7 @@ if_a="${prefix:0:10}a"
 if_b="${prefix:0:10}b"
 
 die() { echo "twohost: $*" >&2; exit 1; }
-usage() { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [[ "$net" =~ ^[0-9]+$ ]] && (( net <= 255 )) || { echo "twohost: JRNIC_NETNS_NET must be 0..255" >&2; exit 2; }
 addr_a="10.231.$net.1"
@@ -51,12 +52,23 @@ per10000() {
 }
 
 set_loss() { # direction pct
-  local dir="$1" n rx_ns rx_if
+  local dir="$1" n rx_ns rx_if tx_ns tx_if
   n="$(per10000 "$2")"
-  case "$dir" in ab) rx_ns="$ns_b"; rx_if="$if_b" ;; ba) rx_ns="$ns_a"; rx_if="$if_a" ;; *) usage ;; esac
+  case "$dir" in
+    ab) tx_ns="$ns_a"; tx_if="$if_a"; rx_ns="$ns_b"; rx_if="$if_b" ;;
+    ba) tx_ns="$ns_b"; tx_if="$if_b"; rx_ns="$ns_a"; rx_if="$if_a" ;;
+    *) usage ;;
+  esac
   ip netns exec "$rx_ns" nft delete table netdev jrnic_loss 2>/dev/null || true
   if (( n > 0 )); then
     command -v nft >/dev/null || die "nft not found (Debian: apt-get install nftables)"
+    if (( n < 10000 )); then
+      # a wire loses frames, not bursts: with segmentation offload a GSO super-packet crosses the veth whole, and one
+      # drop took ~20 segments at 1 %. Segments are cut before the veth, and not merged after it, on this direction.
+      command -v ethtool >/dev/null || die "loss needs ethtool (Debian: apt-get install ethtool): per segment, not per GSO packet"
+      ip netns exec "$tx_ns" ethtool -K "$tx_if" tso off gso off >/dev/null
+      ip netns exec "$rx_ns" ethtool -K "$rx_if" gro off >/dev/null
+    fi
     local rule="numgen random mod 10000 < $n counter drop"
     (( n == 10000 )) && rule="counter drop" # 100 %: numgen's operand must stay below the modulus
     ip netns exec "$rx_ns" nft -f - <<EOF
