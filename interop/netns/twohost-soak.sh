@@ -40,7 +40,7 @@ rate_args=()
 "$H" up --mtu "$mtu" "${rate_args[@]}" --loss-ab "$loss" --loss-ba "$loss"
 "$H" exec b java -jar "$jar" soak --server --runs 1 --bind "$("$H" addr b)" >"$out/soak-server.txt" 2>&1 &
 spid=$!
-for _ in $(seq 1 300); do grep -q "listening on" "$out/soak-server.txt" && break; sleep 0.1; done
+for _ in $(seq 1 300); do grep -qs "listening on" "$out/soak-server.txt" && break; sleep 0.1; done
 client=0
 "$H" exec a java -jar "$jar" soak --connect "$("$H" addr b)" "${client_opts[@]}" 2>&1 | tee "$out/soak-client.txt" \
   || client=1
