@@ -20,10 +20,11 @@
 # assigns, and only inside its own namespaces; no interface outside them is touched (the veth pair is created with
 # both ends already inside the namespaces). Direction ab is a -> b. Loss is dropped at the receiving end's ingress
 # (nftables netdev hook, `numgen random mod 10000 < N`), so the sender's TCP meets it as a loss on the wire, not as a
-# local drop, one segment at a time (the direction's TSO, GSO and GRO go off with a loss below 100 %); rate is a `tbf` qdisc on the sending end. `sch_netem` (delay) is not used: it is missing from some
-# kernels. --cc sets net.ipv4.tcp_congestion_control in both namespaces (a namespace inherits the host's default;
-# outside the host's namespace the kernel lets only those in net.ipv4.tcp_allowed_congestion_control be set, and
-# the host's setting is never changed here). --rto-min sets the route between the hosts' minimum RTO (both
+# local drop, one segment at a time (the direction's TSO, GSO and GRO go off with a loss below 100 %); rate is a
+# `tbf` qdisc on the sending end. `sch_netem` (delay) is not used: it is missing from some kernels. --cc sets
+# net.ipv4.tcp_congestion_control in both namespaces (a namespace inherits the host's default; outside the host's
+# namespace the kernel lets only those in net.ipv4.tcp_allowed_congestion_control be set, and the host's setting is
+# never changed here). --rto-min sets the route between the hosts' minimum RTO (both
 # directions, every TCP socket on the link alike: iperf3's as jrnic's; the tail loss probe with one segment in flight
 # waits for it too). Exit status: 0 done, 1 failed (the message says what), 2 bad usage.
 set -euo pipefail
@@ -65,7 +66,7 @@ set_loss() { # direction pct
     if (( n < 10000 )); then
       # a wire loses frames, not bursts: with segmentation offload a GSO super-packet crosses the veth whole, and one
       # drop took ~20 segments at 1 %. Segments are cut before the veth, and not merged after it, on this direction.
-      command -v ethtool >/dev/null || die "loss needs ethtool (Debian: apt-get install ethtool): per segment, not per GSO packet"
+      command -v ethtool >/dev/null || die "loss needs ethtool (Debian: apt-get install ethtool)"
       ip netns exec "$tx_ns" ethtool -K "$tx_if" tso off gso off >/dev/null
       ip netns exec "$rx_ns" ethtool -K "$rx_if" gro off >/dev/null
     fi

@@ -1,15 +1,8 @@
 package io.jrnic.fuzz;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.jrnic.ddp.DdpControl;
 import io.jrnic.mpa.FpduEncoder;
-import io.jrnic.rdmap.RdmapControl;
-import io.jrnic.rdmap.RdmapOpcode;
-import io.jrnic.rdmap.TerminateDecoder;
 import io.jrnic.soft.engine.PlacementPair;
-import io.jrnic.verbs.QpState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -71,18 +64,7 @@ class PlacementFuzzTest {
             pair.assertAlike("input of " + data.length + " octets, stream of " + stream.length, !pair.placedUnchecked(),
                     false);
             // and what LiveEngineFuzzTest asks of the copy path, of the placing side
-            int terminates = 0;
-            for (ByteBuf u : pair.sentByPlacingSide()) {
-                int control = u.getUnsignedShort(u.readerIndex());
-                if (!DdpControl.isTagged(control) && RdmapControl.opcodeCode(control) == RdmapOpcode.TERMINATE.code()) {
-                    TerminateDecoder.decode(u, u.readerIndex(), u.readableBytes(), TerminateDecoder.Mode.STRICT);
-                    terminates++;
-                }
-            }
-            assertTrue(terminates <= 1, terminates + " Terminates on one stream");
-            QpState state = pair.placingState();
-            assertTrue(terminates == 0 || state != QpState.RTS, "a Terminate was sent but the QP is still in RTS");
-            assertTrue(state == QpState.RTS || state == QpState.TERMINATE || state == QpState.ERROR, "QP ended in " + state);
+            TerminateProperties.check(pair.sentByPlacingSide(), pair.placingState(), "");
         }
     }
 

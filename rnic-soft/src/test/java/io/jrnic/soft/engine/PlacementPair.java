@@ -78,14 +78,10 @@ public final class PlacementPair implements AutoCloseable {
             int room = span == null ? 0 : span.writableBytes();
             assertTrue(span == null || room > 0, "a slice lent with no room for the payload's rest: " + span);
             int n = Math.max(1, Math.min(sizes.next(room, span == null ? d.headReadLength() : 0, left), left));
-            ByteBuf chunk;
             if (span != null) {
-                chunk = span.writeBytes(stream, pos, Math.min(n, room));
                 n = Math.min(n, room);
-            } else {
-                chunk = Unpooled.directBuffer(n).writeBytes(stream, pos, n);
             }
-            placing.read(chunk);
+            placing.read((span != null ? span : Unpooled.directBuffer(n)).writeBytes(stream, pos, n));
             reads.add(n);
             pos += n;
         }
