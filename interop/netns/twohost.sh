@@ -11,7 +11,7 @@
 #   twohost.sh exec a|b CMD...        runs CMD inside host a or b
 #   twohost.sh addr a|b               prints that host's address
 #   twohost.sh cc a|b                 prints that host's TCP congestion control
-#   twohost.sh status                 namespaces, addresses, routes, qdiscs, loss rules
+#   twohost.sh status                 namespaces, addresses, routes, qdiscs, loss rules, segmentation offloads
 #   twohost.sh down                   removes everything it made, processes still running in the hosts included
 #                                     (idempotent: fine to call when nothing is up)
 #
@@ -188,7 +188,8 @@ up() {
     sleep 0.1
   done
   echo "twohost: up: $ns_a ($addr_a, $if_a) <-> $ns_b ($addr_b, $if_b), MTU $mtu, rate ab $rate_ab ba $rate_ba," \
-       "loss ab $loss_ab % ba $loss_ba %, congestion control $(cc_of a), minimum RTO $(rto_min_of a)"
+       "loss ab $loss_ab % ba $loss_ba %, congestion control $(cc_of a), minimum RTO $(rto_min_of a)," \
+       "offload a $(offload_of a), b $(offload_of b)"
 }
 
 # the route's rto_min as ip prints it, or the kernel's default
@@ -200,6 +201,17 @@ rto_min_of() {
 
 cc_of() { ip netns exec "$(ns_of "$1")" sysctl -n net.ipv4.tcp_congestion_control; }
 
+# the host's veth end's TSO, GSO and GRO ("tso on gso on gro off"), or why they are unknown
+offload_of() {
+  local ifc
+  ifc=$([[ $1 == a ]] && echo "$if_a" || echo "$if_b")
+  command -v ethtool >/dev/null || { echo "unknown (no ethtool)"; return 0; }
+  ip netns exec "$(ns_of "$1")" ethtool -k "$ifc" | awk -F': ' '
+    $1 == "tcp-segmentation-offload" { t = $2 } $1 == "generic-segmentation-offload" { g = $2 }
+    $1 == "generic-receive-offload" { r = $2 }
+    END { sub(/ .*/, "", t); sub(/ .*/, "", g); sub(/ .*/, "", r); print "tso " t " gso " g " gro " r }'
+}
+
 status() {
   local n
   for n in a b; do
@@ -207,7 +219,7 @@ status() {
       echo "== $(ns_of $n)"
       ip -n "$(ns_of $n)" -br addr
       ip -n "$(ns_of $n)" link show | grep -o 'mtu [0-9]*' | head -2 | tail -1
-      echo "congestion control $(cc_of $n), minimum RTO $(rto_min_of $n)"
+      echo "congestion control $(cc_of $n), minimum RTO $(rto_min_of $n), offload $(offload_of $n)"
       ip netns exec "$(ns_of $n)" tc qdisc show | grep -v noqueue || true
       ip netns exec "$(ns_of $n)" nft list table netdev jrnic_loss 2>/dev/null | grep -E 'drop' || true
     else

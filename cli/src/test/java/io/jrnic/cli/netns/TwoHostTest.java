@@ -152,6 +152,8 @@ class TwoHostTest {
             assertTrue(a.contains("tcp-segmentation-offload: off") && a.contains("generic-segmentation-offload: off"), a);
             String b = offloads(h, 'b');
             assertTrue(b.contains("tcp-segmentation-offload: on") && b.contains("generic-receive-offload: off"), b);
+            String status = h.harness("status"); // status and up say the same, read through ethtool -k
+            assertTrue(status.matches("(?s).*-a\\n.*offload tso off gso off .*-b\\n.*offload tso on gso on gro off.*"), status);
             h.harness("loss", "ba", "0.5");
             b = offloads(h, 'b');
             assertTrue(b.contains("tcp-segmentation-offload: off") && b.contains("generic-segmentation-offload: off"), b);
