@@ -10,7 +10,7 @@
 #
 #   twohost-perf.sh [--out DIR] [--mtus "1500 9000"] [--rates "none 1gbit 10gbit"] [--losses "0 0.01 0.1 1"]
 #                   [--loss-dir both|ab|ba] [--sizes "65536 1048576"] [--volume MIB] [--seconds S] [--reps K]
-#                   [--lat-iterations N] [--iperf-seconds S] [--ccs "bbr reno"] [--rto-min T] [--quick]
+#                   [--lat-iterations N] [--iperf-seconds S] [--ccs "bbr reno"] [--rto-min T] [--quickack] [--quick]
 #
 # ab is a -> b: the perf client (and iperf3 client) is in a, the server in b, so WRITE and SEND data go ab and
 # READ data go ba; loss on "both" (the default) meets every operation's data and its ACKs alike. --quick: one MTU
@@ -21,7 +21,8 @@
 # iperf3's. --ccs: the TCP congestion controls to run under (twohost.sh up --cc; default: the one a new namespace
 # inherits from the host), recorded in the CSV's cc column. --rto-min: the minimum RTO of the route between
 # the hosts (twohost.sh up --rto-min, e.g. 10ms; iperf3's and jrnic's sockets alike), added to the cc column
-# ("reno rto_min 10ms"). Default OUT: target/twohost-perf (under the
+# ("reno rto_min 10ms"). --quickack: no delayed ACKs on that route (twohost.sh up --quickack), added to the cc
+# column ("reno quickack"). Default OUT: target/twohost-perf (under the
 # current directory). Exit: 0 done and every row ok, 1 a row failed (see its result column and raw/), 2 bad usage or
 # harness unavailable.
 set -euo pipefail
@@ -30,7 +31,7 @@ root="$(cd "$here/../.." && pwd)"
 H="$here/twohost.sh"
 
 out="target/twohost-perf"; mtus="1500 9000"; rates="none 1gbit 10gbit"; losses="0 0.01 0.1 1"; loss_dir=both
-sizes="65536 1048576"; volume=256; seconds=0; reps=3; lat_iter=2000; iperf_s=5; ccs=inherited; rto_min=""
+sizes="65536 1048576"; volume=256; seconds=0; reps=3; lat_iter=2000; iperf_s=5; ccs=inherited; rto_min=""; quickack=""
 while (( $# )); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -46,8 +47,9 @@ while (( $# )); do
     --iperf-seconds) iperf_s="$2"; shift 2 ;;
     --ccs) ccs="$2"; shift 2 ;;
     --rto-min) rto_min="$2"; shift 2 ;;
+    --quickack) quickack=1; shift ;;
     --quick) mtus=1500; rates=none; losses="0 1"; volume=16; reps=1; lat_iter=500; iperf_s=1; shift ;;
-    *) sed -n '9,11p' "$0" >&2; exit 2 ;;
+    *) sed -n '11,13p' "$0" >&2; exit 2 ;;
   esac
 done
 case "$loss_dir" in both|ab|ba) ;; *) echo "twohost-perf: --loss-dir both|ab|ba" >&2; exit 2 ;; esac
@@ -111,9 +113,11 @@ for cc_asked in $ccs; do for mtu in $mtus; do for rate in $rates; do for loss in
   [[ $rate != none ]] && up_args=(--rate "$rate")
   [[ $cc_asked != inherited ]] && up_args+=(--cc "$cc_asked")
   [[ -n $rto_min ]] && up_args+=(--rto-min "$rto_min")
+  [[ -n $quickack ]] && up_args+=(--quickack)
   "$H" up --mtu "$mtu" "${up_args[@]}" --loss-ab "$la" --loss-ba "$lb"
   cc="$("$H" cc a)"
   [[ -n $rto_min ]] && cc="$cc rto_min $rto_min"
+  [[ -n $quickack ]] && cc="$cc quickack"
   tag="mtu$mtu-$rate-loss$loss-$loss_dir-${cc// /-}"
 
   # iperf3 on the same path (server in b, client in a, one run per size as the write length): after jrnic perf,

@@ -4,6 +4,7 @@
 #   twohost.sh up [--mtu 1500|9000] [--rate-ab R] [--rate-ba R] [--loss-ab PCT] [--loss-ba PCT] [--offload on|off]
 #                 [--cc NAME]        TCP congestion control of both hosts (default: what a new namespace inherits)
 #                 [--rto-min T]      minimum TCP RTO on both hosts' route (ip route rto_min, e.g. 10ms; default the kernel's 200ms)
+#                 [--quickack]       no delayed ACKs on both hosts' route (ip route quickack 1; default: the kernel's, 40 ms)
 #   twohost.sh loss ab|ba PCT         random loss on one direction (0 removes it); PCT down to 0.01, per segment: the
 #                                     direction's segmentation offload goes off (and stays off until down)
 #   twohost.sh rate ab|ba R|none      tbf rate limit on one direction's sender (R as tc writes it: 1gbit, 10gbit)
@@ -26,7 +27,10 @@
 # namespace the kernel lets only those in net.ipv4.tcp_allowed_congestion_control be set, and the host's setting is
 # never changed here). --rto-min sets the route between the hosts' minimum RTO (both
 # directions, every TCP socket on the link alike: iperf3's as jrnic's; the tail loss probe with one segment in flight
-# waits for it too). Exit status: 0 done, 1 failed (the message says what), 2 bad usage.
+# waits for it too). --quickack sets the route's quickack attribute on both hosts: every segment is ACKed at once,
+# where the kernel may otherwise hold an ACK for its delayed-ACK timer (40 ms at least), and under loss a sender
+# bound by its congestion window waits for it (README, "Per-segment loss"). Exit status: 0 done, 1 failed (the
+# message says what), 2 bad usage.
 set -euo pipefail
 
 prefix="${JRNIC_NETNS:-jrnic2h}"
@@ -37,7 +41,7 @@ if_a="${prefix:0:10}a"
 if_b="${prefix:0:10}b"
 
 die() { echo "twohost: $*" >&2; exit 1; }
-usage() { sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [[ "$net" =~ ^[0-9]+$ ]] && (( net <= 255 )) || { echo "twohost: JRNIC_NETNS_NET must be 0..255" >&2; exit 2; }
 addr_a="10.231.$net.1"
@@ -131,7 +135,7 @@ down() {
 }
 
 up() {
-  local mtu=1500 rate_ab=none rate_ba=none loss_ab=0 loss_ba=0 offload=on cc="" rto_min=""
+  local mtu=1500 rate_ab=none rate_ba=none loss_ab=0 loss_ba=0 offload=on cc="" rto_min="" quickack=""
   while (( $# )); do
     case "$1" in
       --mtu) mtu="$2"; shift 2 ;;
@@ -143,6 +147,7 @@ up() {
       --offload) offload="$2"; shift 2 ;;
       --cc) cc="$2"; shift 2 ;;
       --rto-min) rto_min="$2"; shift 2 ;;
+      --quickack) quickack=1; shift ;;
       *) usage ;;
     esac
   done
@@ -161,10 +166,13 @@ up() {
     ip -n "$(ns_of $n)" link set lo up
     ip -n "$(ns_of $n)" addr add "$addr/30" dev "$ifc"
     ip -n "$(ns_of $n)" link set "$ifc" up
-    if [[ -n "$rto_min" ]]; then
+    if [[ -n "$rto_min" || -n "$quickack" ]]; then
       # the connected route to the other host, every socket on the link alike
+      local attrs=()
+      [[ -n "$rto_min" ]] && attrs+=(rto_min "$rto_min")
+      [[ -n "$quickack" ]] && attrs+=(quickack 1)
       ip -n "$(ns_of $n)" route change "10.231.$net.0/30" dev "$ifc" proto kernel scope link src "$addr" \
-        rto_min "$rto_min" || { down; die "rto_min '$rto_min' refused"; }
+        "${attrs[@]}" || { down; die "route attributes '${attrs[*]}' refused"; }
     fi
     if [[ "$offload" == off ]]; then
       # segments on the capture as on a wire: no TSO/GSO/GRO super-packets (needs ethtool)
@@ -189,7 +197,7 @@ up() {
   done
   echo "twohost: up: $ns_a ($addr_a, $if_a) <-> $ns_b ($addr_b, $if_b), MTU $mtu, rate ab $rate_ab ba $rate_ba," \
        "loss ab $loss_ab % ba $loss_ba %, congestion control $(cc_of a), minimum RTO $(rto_min_of a)," \
-       "offload a $(offload_of a), b $(offload_of b)"
+       "delayed ACKs $(delack_of a), offload a $(offload_of a), b $(offload_of b)"
 }
 
 # the route's rto_min as ip prints it, or the kernel's default
@@ -197,6 +205,11 @@ rto_min_of() {
   local r
   r=$(ip -n "$(ns_of "$1")" route show "10.231.$net.0/30" | grep -o 'rto_min \(lock \)\{0,1\}[0-9a-z.]*' | awk '{print $NF}')
   echo "${r:-200ms, the kernel default}"
+}
+
+# "off (quickack)" when the route ACKs every segment at once, else "on"
+delack_of() {
+  ip -n "$(ns_of "$1")" route show "10.231.$net.0/30" | grep -q 'quickack 1' && echo "off (quickack)" || echo on
 }
 
 cc_of() { ip netns exec "$(ns_of "$1")" sysctl -n net.ipv4.tcp_congestion_control; }
@@ -219,7 +232,8 @@ status() {
       echo "== $(ns_of $n)"
       ip -n "$(ns_of $n)" -br addr
       ip -n "$(ns_of $n)" link show | grep -o 'mtu [0-9]*' | head -2 | tail -1
-      echo "congestion control $(cc_of $n), minimum RTO $(rto_min_of $n), offload $(offload_of $n)"
+      echo "congestion control $(cc_of $n), minimum RTO $(rto_min_of $n), delayed ACKs $(delack_of $n)," \
+           "offload $(offload_of $n)"
       ip netns exec "$(ns_of $n)" tc qdisc show | grep -v noqueue || true
       ip netns exec "$(ns_of $n)" nft list table netdev jrnic_loss 2>/dev/null | grep -E 'drop' || true
     else

@@ -119,6 +119,28 @@ class TwoHostTest {
      * the link, iperf3's as jrnic's), {@code up} and {@code status} say so; without it the kernel's default stays; a
      * malformed time is bad usage.
      */
+    /**
+     * {@code up --quickack}: the route between the hosts carries {@code quickack 1} in both namespaces (no delayed ACKs,
+     * iperf3's sockets as jrnic's), alone or with {@code --rto-min}; {@code up} and {@code status} say so; without it
+     * the kernel's delayed ACKs stay.
+     */
+    @Test
+    void upWithQuickackTurnsDelayedAcksOffOnBothHostsRoutes() throws Exception {
+        assumeHarness();
+        try (TwoHost h = new TwoHost()) {
+            assertTrue(h.harness("up", "--mtu", "1500", "--quickack", "--rto-min", "10ms")
+                    .contains("minimum RTO 10ms, delayed ACKs off (quickack)"));
+            for (char side : new char[] {'a', 'b'}) {
+                String route = h.harness("exec", String.valueOf(side), "ip", "route");
+                assertTrue(route.contains("quickack 1") && route.contains("rto_min lock 10ms"), route);
+            }
+            String status = h.harness("status");
+            assertEquals(2, status.lines().filter(l -> l.contains("delayed ACKs off (quickack)")).count(), status);
+            assertTrue(h.harness("up", "--mtu", "1500").contains("delayed ACKs on"));
+            assertFalse(h.harness("exec", "b", "ip", "route").contains("quickack"));
+        }
+    }
+
     @Test
     void upSetsTheMinimumRtoOfTheRouteInBothHosts() throws Exception {
         assumeHarness();
