@@ -1,20 +1,11 @@
 package io.jrnic.cli.perf;
 
-import io.jrnic.verbs.AcceptOptions;
-import io.jrnic.verbs.Access;
-import io.jrnic.verbs.CompletionQueue;
 import io.jrnic.verbs.ConnectRequest;
-import io.jrnic.verbs.Connection;
 import io.jrnic.verbs.ConnectionManager;
 import io.jrnic.verbs.Listener;
-import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.ProtectionDomain;
-import io.jrnic.verbs.QpInit;
-import io.jrnic.verbs.QueuePair;
 import io.jrnic.verbs.Rdma;
 import io.jrnic.verbs.RdmaDevice;
-import io.jrnic.verbs.RecvWr;
-import io.jrnic.verbs.RemoteBuffer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -22,9 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -182,7 +171,7 @@ public final class PerfServer implements AutoCloseable {
             }
             ServerTest t;
             try {
-                t = new ServerTest(b, ctl);
+                t = new ServerTest(config, device, pd, b, ctl);
             } catch (RuntimeException e) {
                 ctl.ready(false, 0, "server cannot prepare " + b.test().name() + ": " + e);
                 continue;
@@ -192,8 +181,8 @@ public final class PerfServer implements AutoCloseable {
                 ctl.ready(true, t.initialCredits(), null);
                 String failure = t.runOnItsThread();
                 long clientDone = t.endCount != null ? t.endCount : ctl.readEnd(b.maxNanos() / 1_000_000 + 30_000);
-                if (failure == null && clientDone >= 0 && t.servedIterations >= 0 && t.servedIterations < clientDone) {
-                    failure = "server saw " + t.servedIterations + " of the client's " + clientDone + " iterations";
+                if (failure == null && clientDone >= 0 && t.servedIterations() >= 0 && t.servedIterations() < clientDone) {
+                    failure = "server saw " + t.servedIterations() + " of the client's " + clientDone + " iterations";
                 }
                 // tear the test down before answering: the client's next measurement (often the TCP baseline)
                 // must not share the cores with this test's disconnect and close
@@ -213,25 +202,7 @@ public final class PerfServer implements AutoCloseable {
             req.reject();
             return;
         }
-        try {
-            QueuePair qp = t.createQp();
-            byte[] peer = req.privateData();
-            t.clientBuffer = peer.length >= RemoteBuffer.WIRE_SIZE ? RemoteBuffer.parse(peer) : null;
-            req.accept(qp, AcceptOptions.defaults().privateData(t.target.advertise())
-                            .ird(PerfConfig.READ_DEPTH).ord(PerfConfig.READ_DEPTH))
-                    .whenComplete((c, e) -> {
-                        if (e != null) {
-                            t.connection.completeExceptionally(e);
-                        } else {
-                            t.connection.complete(c);
-                        }
-                    });
-        } catch (RuntimeException e) {
-            t.connection.completeExceptionally(e);
-            if (!req.isAnswered()) {
-                req.reject();
-            }
-        }
+        t.accept(req);
     }
 
     private void log(String s) {
@@ -250,157 +221,5 @@ public final class PerfServer implements AutoCloseable {
             // closing
         }
         device.close();
-    }
-
-    /** Server-side state of one test. */
-    final class ServerTest implements AutoCloseable {
-        final Control.Begin begin;
-        final PerfCase test;
-        final Control ctl;
-        final CompletionQueue cq;
-        final MemoryRegion target;
-        final PerfBuffer targetBytes;
-        final MemoryRegion slots;
-        final PerfBuffer slotBytes;
-        final int slotCount;
-        final CompletableFuture<Connection> connection = new CompletableFuture<>();
-        volatile RemoteBuffer clientBuffer;
-        QueuePair qp;
-        RecvWr[] recvs;
-        Long endCount;
-        /** Calls of {@link #endArrived}: it asks the control socket on every {@link #END_CHECK_EVERY}th. */
-        private long endChecks;
-        static final int END_CHECK_EVERY = 64;
-        long servedIterations = -1;
-        private boolean claimed;
-
-        ServerTest(Control.Begin b, Control ctl) {
-            this.begin = b;
-            this.test = b.test();
-            this.ctl = ctl;
-            int size = test.size();
-            if (size > PerfConfig.MAX_SIZE || b.window() < 1 || b.window() > 512) {
-                throw new IllegalArgumentException("size " + size + " / window " + b.window() + " out of range");
-            }
-            if (!test.kind().has(test.op())) {
-                throw new IllegalArgumentException("no " + test.name() + " test");
-            }
-            if (test.kind().virtualThreads() && !VirtualThreads.available()) {
-                throw new IllegalArgumentException(VirtualThreads.NEEDS);
-            }
-            targetBytes = PerfBuffer.allocate(config.memory(), size);
-            if (test.op() == Op.READ) {
-                targetBytes.fill(0, size);
-            }
-            if (test.op() == Op.SEND) {
-                slotCount = test.kind().bandwidth() ? PerfConfig.sendSlots(size, b.window(), test.iterations()) : 1;
-            } else {
-                slotCount = test.op() == Op.WRITE && test.kind().bandwidth() ? 1 : 0;
-            }
-            int slotSize = test.op() == Op.SEND ? size : PerfConfig.FENCE_SIZE;
-            slotBytes = PerfBuffer.allocate(config.memory(), Math.max(1, slotCount * slotSize));
-            cq = Cq.create(device, 4 * 512 + 64, "perf-server");
-            target = targetBytes.register(pd, Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
-            slots = slotBytes.register(pd, Access.LOCAL_WRITE);
-        }
-
-        synchronized boolean claim() {
-            if (claimed) {
-                return false;
-            }
-            claimed = true;
-            return true;
-        }
-
-        long initialCredits() {
-            return test.op() == Op.SEND && test.kind().bandwidth() ? slotCount : 0;
-        }
-
-        /** Creates the QP and posts the receives the test starts with, before the connection is accepted. */
-        QueuePair createQp() {
-            qp = pd.createQp(QpInit.rc(cq).maxSendWr(8).maxRecvWr(Math.max(1, slotCount) + 1).context(test.name()));
-            int slotSize = test.op() == Op.SEND ? test.size() : PerfConfig.FENCE_SIZE;
-            recvs = new RecvWr[slotCount];
-            for (int i = 0; i < slotCount; i++) {
-                recvs[i] = RecvWr.of(i, slots.sge(i * slotSize, slotSize));
-            }
-            if (slotCount > 0) {
-                qp.postRecv(recvs);
-            }
-            return qp;
-        }
-
-        /** Waits for the client's connection, then plays the server's part; null when it passed. */
-        String run() throws IOException {
-            Deadline d = Deadline.in(begin.maxNanos() + 10_000_000_000L);
-            try {
-                // the client may finish (and send END) before the accept future completes here
-                while (!connection.isDone()) {
-                    if (endArrived() && endCount < 0) {
-                        return "client failed before the connection was established here";
-                    }
-                    d.idle("the client's RDMA connection");
-                }
-                connection.join();
-                return new ServerPart(this, d).run();
-            } catch (java.util.concurrent.TimeoutException e) {
-                return e.getMessage();
-            } catch (java.util.concurrent.CompletionException e) {
-                return "accept failed: " + e.getCause();
-            }
-        }
-
-        /** {@link #run()} on a virtual thread for {@link Kind#LAT_BLOCK_VT} (like for like with the client), else here. */
-        String runOnItsThread() throws IOException {
-            if (!test.kind().virtualThreads()) {
-                return run();
-            }
-            try {
-                return VirtualThreads.call(this::run);
-            } catch (IOException | RuntimeException e) {
-                throw e;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return "server: interrupted";
-            } catch (Exception e) {
-                return "server: " + e;
-            }
-        }
-
-        /**
-         * Reads END if it already arrived; true once it did. Asks the control socket on every
-         * {@link #END_CHECK_EVERY}th call only: the loops call this on each empty poll, and a system call there
-         * per message is not part of what they measure.
-         */
-        boolean endArrived() throws IOException {
-            if (endCount == null && (endChecks++ % END_CHECK_EVERY) == 0 && ctl.inputAvailable()) {
-                endCount = ctl.readEnd(5000);
-            }
-            return endCount != null;
-        }
-
-        private boolean closed;
-
-        @Override
-        public void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            try {
-                Connection c = connection.getNow(null);
-                if (c != null) {
-                    c.disconnect().get(5, TimeUnit.SECONDS);
-                }
-            } catch (Exception ignored) {
-                // best effort; closing the QP below tears it down anyway
-            }
-            if (qp != null) {
-                qp.close();
-            }
-            Cq.closeCq(cq);
-            target.close();
-            slots.close();
-        }
     }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeoutException;
 
 /** The server's half of each test, run once the client's RDMA connection is established. */
 final class ServerPart {
-    private final PerfServer.ServerTest t;
+    private final ServerTest t;
     private final Deadline d;
     private final Cq cq;
     private final int size;
@@ -17,7 +17,7 @@ final class ServerPart {
     private final Cq.Check abort = this::abortReason;
     private final Waiting awaitedByte = new Waiting("byte ", " to become ", "");
 
-    ServerPart(PerfServer.ServerTest t, Deadline d) {
+    ServerPart(ServerTest t, Deadline d) {
         this.t = t;
         this.d = d;
         this.cq = new Cq(t.cq, Cq.Wait.of(t.test.kind()));
@@ -54,7 +54,7 @@ final class ServerPart {
             }
             cq.idle(d, "the fence SEND after the RDMA WRITEs");
         }
-        t.servedIterations = -1;
+        t.served(-1);
         return t.targetBytes.check("server buffer after RDMA WRITEs", 0, size);
     }
 
@@ -114,7 +114,7 @@ final class ServerPart {
                 d.progress();
             }
         }
-        t.servedIterations = received;
+        t.served(received);
         for (int s = 0; s < Math.min(received, slots); s++) {
             String bad = t.slotBytes.check("server receive slot " + s, s * size, size);
             if (bad != null) {
@@ -126,10 +126,10 @@ final class ServerPart {
 
     /** ib_write_lat's responder: wait for the tag in the last byte, write the buffer back. */
     private String writeLat() throws TimeoutException, IOException {
-        if (t.clientBuffer == null || t.clientBuffer.length() < size) {
+        if (t.clientBuffer() == null || t.clientBuffer().length() < size) {
             return "server: the client advertised no buffer of " + size + " bytes";
         }
-        SendWr w = SendWr.rdmaWrite().id(1).local(t.target.sge(0, size)).remote(t.clientBuffer, 0).signaled();
+        SendWr w = SendWr.rdmaWrite().id(1).local(t.target.sge(0, size)).remote(t.clientBuffer(), 0).signaled();
         long iters = t.test.iterations();
         long i = 0;
         boolean inFlight = false;
@@ -145,7 +145,7 @@ final class ServerPart {
                 throw e;
             }
         }
-        t.servedIterations = i;
+        t.served(i);
         while (inFlight) {
             inFlight = reap(true);
         }
@@ -193,7 +193,7 @@ final class ServerPart {
                 cq.idle(d, "a SEND of the ping-pong");
             }
         }
-        t.servedIterations = i;
+        t.served(i);
         while (sendInFlight) {
             sendInFlight = reap(true);
         }
