@@ -115,11 +115,6 @@ class TwoHostTest {
     }
 
     /**
-     * {@code up --rto-min}: the route between the hosts carries the minimum RTO in both namespaces (every socket on
-     * the link, iperf3's as jrnic's), {@code up} and {@code status} say so; without it the kernel's default stays; a
-     * malformed time is bad usage.
-     */
-    /**
      * {@code up --quickack}: the route between the hosts carries {@code quickack 1} in both namespaces (no delayed ACKs,
      * iperf3's sockets as jrnic's), alone or with {@code --rto-min}; {@code up} and {@code status} say so; without it
      * the kernel's delayed ACKs stay.
@@ -141,6 +136,11 @@ class TwoHostTest {
         }
     }
 
+    /**
+     * {@code up --rto-min}: the route between the hosts carries the minimum RTO in both namespaces (every socket on
+     * the link, iperf3's as jrnic's), {@code up} and {@code status} say so; without it the kernel's default stays; a
+     * malformed time is bad usage.
+     */
     @Test
     void upSetsTheMinimumRtoOfTheRouteInBothHosts() throws Exception {
         assumeHarness();
@@ -175,7 +175,8 @@ class TwoHostTest {
             String b = offloads(h, 'b');
             assertTrue(b.contains("tcp-segmentation-offload: on") && b.contains("generic-receive-offload: off"), b);
             String status = h.harness("status"); // status and up say the same, read through ethtool -k
-            assertTrue(status.matches("(?s).*-a\\n.*offload tso off gso off .*-b\\n.*offload tso on gso on gro off.*"), status);
+            assertTrue(status.matches("(?s).*-a\\n.*offload tso off gso off .*-b\\n.*offload tso on gso on gro off.*"),
+                    status);
             h.harness("loss", "ba", "0.5");
             b = offloads(h, 'b');
             assertTrue(b.contains("tcp-segmentation-offload: off") && b.contains("generic-segmentation-offload: off"), b);
