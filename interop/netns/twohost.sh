@@ -41,7 +41,7 @@ if_a="${prefix:0:10}a"
 if_b="${prefix:0:10}b"
 
 die() { echo "twohost: $*" >&2; exit 1; }
-usage() { sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [[ "$net" =~ ^[0-9]+$ ]] && (( net <= 255 )) || { echo "twohost: JRNIC_NETNS_NET must be 0..255" >&2; exit 2; }
 addr_a="10.231.$net.1"

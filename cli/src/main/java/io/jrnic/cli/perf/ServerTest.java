@@ -34,6 +34,8 @@ final class ServerTest implements AutoCloseable {
     final MemoryRegion slots;
     final PerfBuffer slotBytes;
     final int slotCount;
+    /** Octets per receive slot: a SEND's size, or the fence SEND after RDMA WRITEs. */
+    private final int slotSize;
     final CompletableFuture<Connection> connection = new CompletableFuture<>();
     private volatile RemoteBuffer clientBuffer;
     QueuePair qp;
@@ -71,7 +73,7 @@ final class ServerTest implements AutoCloseable {
         } else {
             slotCount = test.op() == Op.WRITE && test.kind().bandwidth() ? 1 : 0;
         }
-        int slotSize = test.op() == Op.SEND ? size : PerfConfig.FENCE_SIZE;
+        slotSize = test.op() == Op.SEND ? size : PerfConfig.FENCE_SIZE;
         slotBytes = PerfBuffer.allocate(config.memory(), Math.max(1, slotCount * slotSize));
         cq = Cq.create(device, 4 * 512 + 64, "perf-server");
         target = targetBytes.register(pd, Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE);
@@ -132,7 +134,6 @@ final class ServerTest implements AutoCloseable {
 
     private QueuePair createQp() {
         qp = pd.createQp(QpInit.rc(cq).maxSendWr(8).maxRecvWr(Math.max(1, slotCount) + 1).context(test.name()));
-        int slotSize = test.op() == Op.SEND ? test.size() : PerfConfig.FENCE_SIZE;
         recvs = new RecvWr[slotCount];
         for (int i = 0; i < slotCount; i++) {
             recvs[i] = RecvWr.of(i, slots.sge(i * slotSize, slotSize));
