@@ -269,13 +269,16 @@ public final class SiwMatrix {
         try {
             r = c.run(guest, capture, outDir);
         } catch (GuestFailureException e) {
+            capture.abandon();
             throw e;
         } catch (Exception e) {
             r = new CaseResult(c.name(), CaseResult.Outcome.FAIL, e.toString(), Duration.ofNanos(System.nanoTime() - t0),
                     List.of());
         }
-        if (!capture.stopped() && guest.alive()) {
+        if (capture.retrievable(guest)) {
             capture.stop(outDir.resolve(c.name() + ".pcap"));
+        } else if (!capture.stopped()) {
+            capture.abandon();
         }
         return r;
     }
