@@ -17,7 +17,7 @@ public interface SiwCase {
     /** The guest this case needs. */
     GuestConfig config();
 
-    /** Where the per-case tcpdump listens in the guest. */
+    /** The guest interface the per-case tcpdump watches ("eth0" is captured on the host's tap: {@link GuestCapture}). */
     default String captureInterface() {
         return "any";
     }

@@ -26,6 +26,6 @@ public @interface SiwGuestTest {
     /** Module parameters of the PARAMS build, "name=value". */
     String[] params() default {};
 
-    /** Interface of the per-test tcpdump in the guest ("any", "lo", "eth0"), or "" for none. */
+    /** The guest interface the per-test tcpdump watches ("any", "lo", or "eth0", on the host's tap), or "" for none. */
     String capture() default "any";
 }
