@@ -28,6 +28,8 @@ public final class GuestCapture {
      */
     static final int BUFFER_KIB = 32768;
     static final Duration LISTEN_TIMEOUT = Duration.ofSeconds(30);
+    /** The line of tcpdump's exit report that says whether the capture is complete. */
+    private static final Pattern DROPPED = Pattern.compile("(\\d+) packets? dropped by kernel");
 
     /** One running tcpdump. */
     interface Tcpdump {
@@ -88,11 +90,18 @@ public final class GuestCapture {
     }
 
     /**
-     * True while the capture is running and its file can still be had: a capture on the tap always, one in
-     * the guest while the guest lives.
+     * At the end of a case: a capture still running is stopped and kept at {@code dest} when its file can still
+     * be had (a capture on the tap always, one in the guest while the guest lives), else ended ({@link #abandon}).
      */
-    public synchronized boolean retrievable(SiwGuest guest) {
-        return !stopped() && (tcpdump.outlivesGuest() || guest.alive());
+    public synchronized void finish(SiwGuest guest, Path dest) throws IOException {
+        if (stopped()) {
+            return;
+        }
+        if (tcpdump.outlivesGuest() || guest.alive()) {
+            stop(dest);
+        } else {
+            abandon();
+        }
     }
 
     /** tcpdump's own report (packets captured / dropped by kernel), after {@link #stop}. */
@@ -106,7 +115,7 @@ public final class GuestCapture {
     }
 
     static long droppedIn(String tcpdumpReport) {
-        Matcher m = Pattern.compile("(\\d+) packets? dropped by kernel").matcher(tcpdumpReport);
+        Matcher m = DROPPED.matcher(tcpdumpReport);
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 

@@ -275,11 +275,7 @@ public final class SiwMatrix {
             r = new CaseResult(c.name(), CaseResult.Outcome.FAIL, e.toString(), Duration.ofNanos(System.nanoTime() - t0),
                     List.of());
         }
-        if (capture.retrievable(guest)) {
-            capture.stop(outDir.resolve(c.name() + ".pcap"));
-        } else if (!capture.stopped()) {
-            capture.abandon();
-        }
+        capture.finish(guest, outDir.resolve(c.name() + ".pcap"));
         return r;
     }
 

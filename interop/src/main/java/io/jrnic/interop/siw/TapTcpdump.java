@@ -37,7 +37,15 @@ final class TapTcpdump implements GuestCapture.Tcpdump {
         if (!filter.isBlank()) {
             cmd.add(filter);
         }
-        TapTcpdump t = new TapTcpdump(guest.startHost(cmd, log), file, log);
+        Process p;
+        try {
+            p = guest.startHost(cmd, log);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(log);
+            throw e;
+        }
+        TapTcpdump t = new TapTcpdump(p, file, log);
         long deadline = System.nanoTime() + GuestCapture.LISTEN_TIMEOUT.toNanos();
         while (!t.logText().contains("listening on")) {
             if (!t.process.isAlive() || System.nanoTime() > deadline) {
@@ -64,7 +72,7 @@ final class TapTcpdump implements GuestCapture.Tcpdump {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+                Host.kill(process.toHandle());
                 throw new IOException("tcpdump on the tap did not end on SIGTERM: " + logText());
             }
         } catch (InterruptedException e) {
@@ -85,7 +93,7 @@ final class TapTcpdump implements GuestCapture.Tcpdump {
 
     @Override
     public void kill() {
-        process.destroyForcibly();
+        Host.kill(process.toHandle());
         try {
             Files.deleteIfExists(file);
             Files.deleteIfExists(log);

@@ -106,10 +106,8 @@ public final class SiwGuestExtension implements BeforeAllCallback, BeforeEachCal
         if (context.getExecutionException().isPresent()) {
             SiwMatrix.saveConsole(g, outDir(context).resolve(name + "-console.txt"));
         }
-        if (c != null && c.retrievable(g)) {
-            c.stop(outDir(context).resolve(name + ".pcap"));
-        } else if (c != null && !c.stopped()) {
-            c.abandon();
+        if (c != null) {
+            c.finish(g, outDir(context).resolve(name + ".pcap"));
         }
     }
 
