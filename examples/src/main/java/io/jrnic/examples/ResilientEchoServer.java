@@ -13,6 +13,7 @@ import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.ProtectionDomain;
 import io.jrnic.verbs.QpInit;
 import io.jrnic.verbs.QpState;
+import io.jrnic.verbs.QpStateException;
 import io.jrnic.verbs.QueuePair;
 import io.jrnic.verbs.RdmaDevice;
 import io.jrnic.verbs.RecvWr;
@@ -31,12 +32,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  * <li><b>Every WR is signaled</b>, so each one comes back exactly once: with SUCCESS, with an error, or as
  * WR_FLUSH_ERROR when its QP went to ERROR (the receives still posted are flushed, RFC 5040 section 6).</li>
+ * <li><b>A post can fail</b> with {@link QpStateException}: the wire takes a QP out of RTS whenever the peer
+ * terminates or goes, so no check of its state before a post holds; the server catches it where it posts and lets
+ * the flush account for the rest.</li>
  * <li><b>Async events</b> ({@code QP_LLP_ERROR}, {@code QP_TERMINATE_RECEIVED}, {@code QP_LLP_CLOSED}...) say why;
  * they arrive on the device's event thread, which must not block: this server only records them.</li>
- * <li><b>The server owns its QPs</b>: a connection that ends does not close its QP. Once the last outstanding WR of
- * a QP came back and its connection's {@code disconnected()} completed (the stream is gone, nothing of it touches the
- * QP any more), the QP is in ERROR (or IDLE after an orderly close): {@link QueuePair#reset()} takes ERROR to IDLE,
- * and the QP with its registered buffers waits in a pool for the next client. QPs are closed with the server.</li>
+ * <li><b>The server owns its QPs</b>: a connection that ends does not close its QP. Once its connection's
+ * {@code disconnected()} completed (the stream is gone, nothing of it touches the QP any more), the QP is in ERROR,
+ * or in IDLE after an orderly close, where the server moves it to ERROR to flush what IDLE would keep posted. Once
+ * its last outstanding WR came back, {@link QueuePair#reset()} takes ERROR to IDLE, and the QP with its registered
+ * buffers waits in a pool for the next client. QPs are closed with the server.</li>
  * </ul>
  * One thread waits on the CQ with {@link CompletionQueue#take}; connect requests are accepted on the event thread
  * with a QP from the pool (or a new one).
@@ -155,8 +160,17 @@ public final class ResilientEchoServer implements AutoCloseable {
                 });
     }
 
+    /**
+     * The connection ended (or never began). A QP an orderly close left in IDLE may still hold a receive: one the
+     * server posted again in the instant between the close and the post, which IDLE accepts and keeps for a next
+     * connection; and a failed accept leaves every receive posted. ERROR flushes them (IDLE -> ERROR is legal), so
+     * that every WR comes back and the one way into the pool is through ERROR and {@link QueuePair#reset()}.
+     */
     private synchronized void streamGone(Slot s) {
         s.streamGone = true;
+        if (s.qp.state() != QpState.ERROR) {
+            s.qp.toError(); // IDLE, or a failed accept's QP not yet moved by its stream's abort
+        }
         if (s.outstanding == 0) {
             recycle(s);
         }
@@ -187,16 +201,8 @@ public final class ResilientEchoServer implements AutoCloseable {
         s.outstanding--;
         boolean send = (c.id() & SEND) != 0;
         int buffer = (int) c.id();
-        if (c.isOk() && !send && s.qp.state() == QpState.RTS) {
-            // echo from the second half of the buffer, so that the receive can be posted again at once
-            int out = (DEPTH + buffer) * SIZE;
-            byte[] b = new byte[c.byteLength()];
-            s.mr.memory().view().getBytes(buffer * SIZE, b);
-            s.mr.memory().view().setBytes(out, b);
-            s.qp.postSend(SendWr.send().id(SEND | buffer).local(s.mr.sge(out, b.length)).signaled());
-            s.outstanding++;
-            post(s, buffer);
-            echoed.incrementAndGet();
+        if (c.isOk() && !send) {
+            echo(s, buffer, c.byteLength());
         } else if (c.status() == CompletionStatus.WR_FLUSH_ERROR) {
             flushed.incrementAndGet();
         }
@@ -205,15 +211,32 @@ public final class ResilientEchoServer implements AutoCloseable {
         }
     }
 
-    /** Every WR of the QP came back and its stream is gone: ERROR -> IDLE, and into the pool. */
+    /**
+     * Sends the bytes received into {@code buffer} back, from the second half of the region, and posts the receive
+     * again at once. The wire can take the QP out of RTS at any moment (a Terminate, the stream's end), between any
+     * check of its state and a post: a post then throws {@link QpStateException}, and nothing more is posted. What
+     * was posted before comes back flushed, so the count of outstanding WRs stays exact.
+     */
+    private void echo(Slot s, int buffer, int length) {
+        int out = (DEPTH + buffer) * SIZE;
+        byte[] b = new byte[length];
+        s.mr.memory().view().getBytes(buffer * SIZE, b);
+        s.mr.memory().view().setBytes(out, b);
+        try {
+            s.qp.postSend(SendWr.send().id(SEND | buffer).local(s.mr.sge(out, length)).signaled());
+            s.outstanding++;
+            echoed.incrementAndGet();
+            post(s, buffer);
+        } catch (QpStateException leftRts) {
+            // the connection is ending: its stream's end recycles the QP once the flushed WRs came back
+        }
+    }
+
+    /** Every WR of the QP came back and its stream is gone (so the QP is in ERROR): ERROR -> IDLE, and into the pool. */
     private void recycle(Slot s) {
-        if (s.qp.state() == QpState.ERROR) {
-            s.qp.reset();
-            resets.incrementAndGet();
-        }
-        if (s.qp.state() == QpState.IDLE) {
-            pool.add(s);
-        }
+        s.qp.reset();
+        resets.incrementAndGet();
+        pool.add(s);
     }
 
     @Override

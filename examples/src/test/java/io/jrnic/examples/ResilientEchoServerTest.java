@@ -22,6 +22,7 @@ import io.jrnic.verbs.RdmaDevice;
 import io.jrnic.verbs.RecvWr;
 import io.jrnic.verbs.SendWr;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -74,17 +75,46 @@ class ResilientEchoServerTest {
             assertEquals(4, server.accepted());
             assertEquals(5, server.echoed());
             assertTrue(server.flushed() >= ResilientEchoServer.DEPTH, "flushed receives " + server.flushed());
-            // the Terminate and the two vanished clients left the QP in ERROR (an orderly close may end in IDLE)
-            assertTrue(server.resets() >= 3, "resets " + server.resets());
+            // every end goes through ERROR: the Terminate, the two vanished clients, the orderly close (IDLE, moved)
+            assertEquals(4, server.resets());
             assertEquals(1, server.qpsMade()); // one QP served the four connections
             assertTrue(server.events().stream().anyMatch(e -> e.type() == AsyncEventType.QP_TERMINATE_RECEIVED),
                     server.events().toString());
         }
     }
 
-    /** Waits until the server put every QP back in its pool (bounded by the test's timeout). */
+    @Test
+    @Timeout(120)
+    void aClientThatLeavesBeforeItsFirstFpduGivesTheQpBack() throws Exception {
+        try (RdmaDevice sdev = Rdma.open("soft");
+             ResilientEchoServer server = new ResilientEchoServer(sdev, new InetSocketAddress("127.0.0.1", 0))) {
+            // a bare MPA initiator (RFC 5044 section 7.1): a revision 1 Request, the Reply read, then gone
+            try (Socket s = new Socket(server.address().getAddress(), server.address().getPort())) {
+                byte[] request = new byte[20];
+                System.arraycopy("MPA ID Req Frame".getBytes(StandardCharsets.US_ASCII), 0, request, 0, 16);
+                request[17] = 1; // revision 1, no flags, no private data
+                s.getOutputStream().write(request);
+                byte[] reply = s.getInputStream().readNBytes(20);
+                assertEquals("MPA ID Rep Frame", new String(reply, 0, 16, StandardCharsets.US_ASCII));
+            }
+            awaitAllIdle(server); // the receives the failed set-up left posted came back flushed
+            assertEquals(1, server.qpsMade());
+            assertEquals(ResilientEchoServer.DEPTH, server.flushed());
+            try (RdmaDevice dev = Rdma.open("soft")) { // and the QP serves the next client
+                Client c = new Client(dev);
+                c.connect(server.address());
+                c.echo("after a client that never spoke");
+            }
+        }
+    }
+
+    /** Waits until the server put every QP back in its pool; fails after {@link #WAIT}. */
     private static void awaitAllIdle(ResilientEchoServer server) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
         while (server.idleQps() < server.qpsMade()) {
+            assertTrue(System.nanoTime() - deadline < 0, "QPs back in the pool: " + server.idleQps() + " of "
+                    + server.qpsMade() + " after " + WAIT + " (echoed " + server.echoed() + ", flushed "
+                    + server.flushed() + ", events " + server.events() + ")");
             Thread.sleep(1);
         }
     }

@@ -174,7 +174,9 @@ public final class QueuePair extends Resource {
     }
 
     /**
-     * Posts receives, all or nothing.
+     * Posts receives, all or nothing. The wire changes the QP's state at any moment, so a post can find it changed
+     * since the caller last looked: receives posted before an orderly close are flushed by it (CLOSING -> IDLE), one
+     * posted an instant after it finds IDLE and stays posted for the next connection ({@link #toError()} flushes it).
      *
      * @throws QpStateException             QP not in IDLE or RTS
      * @throws InvalidWorkRequestException  QP_USES_SRQ, TOO_MANY_SGES, REGION_INVALID, PD_MISMATCH,

@@ -11,6 +11,7 @@ import io.jrnic.verbs.Listener;
 import io.jrnic.verbs.MemoryRegion;
 import io.jrnic.verbs.ProtectionDomain;
 import io.jrnic.verbs.QpInit;
+import io.jrnic.verbs.QpStateException;
 import io.jrnic.verbs.QueuePair;
 import io.jrnic.verbs.RdmaDevice;
 import io.jrnic.verbs.RecvWr;
@@ -137,6 +138,15 @@ public final class SrpTarget implements AutoCloseable {
         }
 
         private void onCompletion(Completion c) {
+            try {
+                handle(c);
+            } catch (QpStateException leftRts) {
+                // the initiator terminated or went between the completion and a post: the QP refuses new work and
+                // flushes what it holds; the session stays until the target closes
+            }
+        }
+
+        private void handle(Completion c) {
             if (c.opcode() == CompletionOpcode.RECV) {
                 if (c.isOk()) {
                     command((int) c.id(), c.byteLength());
