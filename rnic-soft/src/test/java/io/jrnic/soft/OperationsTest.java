@@ -193,8 +193,12 @@ class OperationsTest {
         }
     }
 
+    /**
+     * The close flushes the receives posted before it. One posted once the close left the QP in IDLE (a service
+     * reposting an instant after it) is legal there and waits for a next connection; a move to ERROR flushes it.
+     */
     @Test
-    void orderlyDisconnectReturnsBothQpsToIdleAndFlushesReceives() throws Exception {
+    void orderlyDisconnectReturnsBothQpsToIdleAndFlushesReceivesPostedBeforeIt() throws Exception {
         try (SoftPair p = new SoftPair()) {
             MemoryRegion r = p.b.pd.register(new byte[16], Access.LOCAL_WRITE);
             p.b.qp.postRecv(RecvWr.of(5, r.sge()));
@@ -203,6 +207,12 @@ class OperationsTest {
             Completion flushed = p.b.awaitOne();
             assertEquals(5, flushed.id());
             assertEquals(CompletionStatus.WR_FLUSH_ERROR, flushed.status());
+
+            p.b.qp.postRecv(RecvWr.of(6, r.sge())); // kept (QpEngineTest: ...AfterAnOrderlyCloseIsKeptForTheNextConnection)
+            p.b.qp.toError();
+            Completion late = p.b.awaitOne();
+            assertEquals(6, late.id());
+            assertEquals(CompletionStatus.WR_FLUSH_ERROR, late.status());
         }
     }
 

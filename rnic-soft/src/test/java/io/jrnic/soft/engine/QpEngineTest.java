@@ -161,6 +161,24 @@ class QpEngineTest {
         assertEquals(io.jrnic.verbs.QpState.IDLE, qp.state());
     }
 
+    /**
+     * A receive posted once an orderly close left the QP in IDLE (the verbs layer saw IDLE, which takes receives) is
+     * kept for the QP's next connection, not flushed: only what was posted before the close is.
+     */
+    @Test
+    void aReceivePostedAfterAnOrderlyCloseIsKeptForTheNextConnection() {
+        bind();
+        ch.close();
+        assertEquals(io.jrnic.verbs.QpState.IDLE, qp.state());
+        events.clear();
+
+        qp.inbox().postRecv(recv("late"));
+        ch.runPendingTasks();
+
+        assertEquals(List.of(), events);
+        assertEquals(io.jrnic.verbs.QpState.IDLE, qp.state());
+    }
+
     @Test
     void aStreamThatEndsInsideAnFpduIsAnLlpErrorNotAnOrderlyClose() {
         bind();
