@@ -111,6 +111,12 @@ public final class LossChart {
         return chart;
     }
 
+    /** Tall enough for each link's plot to keep its axis label legible: {@link SweepChart#HEIGHT} for up to four. */
+    static int height(List<Row> rows) {
+        long links = rows.stream().map(Row::link).distinct().count();
+        return (int) Math.max(SweepChart.HEIGHT, 120 + 200 * links);
+    }
+
     /** Reads {@code csv}, writes {@code twohost.png} and {@code twohost.svg} into {@code dir}. */
     public static List<Path> write(Path csv, Path dir) throws IOException {
         System.setProperty("java.awt.headless", "true");
@@ -118,7 +124,7 @@ public final class LossChart {
         Files.createDirectories(dir);
         Path png = dir.resolve("twohost.png");
         Path svg = dir.resolve("twohost.svg");
-        SweepChart.save(chart(rows), png, svg);
+        SweepChart.save(chart(rows), png, svg, height(rows));
         return List.of(png, svg);
     }
 }

@@ -65,9 +65,14 @@ public final class SweepChart {
 
     /** Writes {@code chart} as PNG and SVG, {@link #WIDTH} x {@link #HEIGHT} (shared with {@link LossChart}). */
     static void save(JFreeChart chart, Path png, Path svg) throws IOException {
-        ChartUtils.saveChartAsPNG(png.toFile(), chart, WIDTH, HEIGHT);
-        SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
-        chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
+        save(chart, png, svg, HEIGHT);
+    }
+
+    /** The same, {@code height} pixels high (a chart of many stacked plots). */
+    static void save(JFreeChart chart, Path png, Path svg, int height) throws IOException {
+        ChartUtils.saveChartAsPNG(png.toFile(), chart, WIDTH, height);
+        SVGGraphics2D g = new SVGGraphics2D(WIDTH, height);
+        chart.draw(g, new Rectangle(0, 0, WIDTH, height));
         Files.writeString(svg, g.getSVGDocument(), StandardCharsets.UTF_8);
     }
 

@@ -55,6 +55,18 @@ class LossChartTest {
     }
 
     @Test
+    void aChartOfManyLinksGrowsTallerSoEachPlotKeepsItsRoom() {
+        assertEquals(SweepChart.HEIGHT, LossChart.height(LossChart.read(CSV)), "three links fit the usual height");
+        List<String> six = new java.util.ArrayList<>(List.of(LossChart.HEADER));
+        for (String mtu : List.of("1500", "9000")) {
+            for (String rate : List.of("none", "1gbit", "10gbit")) {
+                six.add(mtu + "," + rate + ",1,both,bbr,jrnic,WRITE,65536,100,,,,,ok");
+            }
+        }
+        assertEquals(120 + 200 * 6, LossChart.height(LossChart.read(six)));
+    }
+
+    @Test
     void aCsvOfAnotherKindIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> LossChart.read(List.of(Table.CSV_HEADER)));
     }
