@@ -111,7 +111,10 @@ public final class LossChart {
         return chart;
     }
 
-    /** Tall enough for each link's plot to keep its axis label legible: {@link SweepChart#HEIGHT} for up to four. */
+    /**
+     * Tall enough for each link's plot to keep its axis label legible: 120 px plus 200 a plot, at least
+     * {@link SweepChart#HEIGHT} (which up to three plots keep).
+     */
     static int height(List<Row> rows) {
         long links = rows.stream().map(Row::link).distinct().count();
         return (int) Math.max(SweepChart.HEIGHT, 120 + 200 * links);

@@ -41,8 +41,13 @@ final class TapTcpdump implements GuestCapture.Tcpdump {
         try {
             p = guest.startHost(cmd, log);
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(log);
+            for (Path f : List.of(file, log)) {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException x) {
+                    e.addSuppressed(x); // the start's failure is the one to report
+                }
+            }
             throw e;
         }
         TapTcpdump t = new TapTcpdump(p, file, log);
