@@ -98,6 +98,11 @@ public final class Perftest {
             return Math.max(1, rxDepth() / 3);
         }
 
+        /** Whether the test ends with a dest exchange on the exchange connection (ctx_close_connection): all but ib_write_lat. */
+        boolean endsWithExchange() {
+            return !(latency && verb == Verb.WRITE);
+        }
+
         int outReads() {
             return verb == Verb.READ ? JRNIC_OUT_READS : 1;
         }
@@ -114,6 +119,7 @@ public final class Perftest {
         private final Listener listener;
         private final BlockingQueue<ConnectRequest> requests = new LinkedBlockingQueue<>();
         private final long maxSeconds;
+        private volatile boolean clientClosedFirst;
 
         public Server(String provider, InetSocketAddress bind, Params p, ConnectOptions options, long maxSeconds) {
             this.p = p;
@@ -154,17 +160,34 @@ public final class Perftest {
             PerftestComm comm = new PerftestComm(side, false);
             var commConn = accept(comm.createQp(), 0, 0, "exchange");
             Session s = new Session(side, p, comm, false, out);
+            java.util.concurrent.CompletableFuture<Connection> test = null;
+            boolean ran = false;
             try {
                 s.preamble();
-                var test = accept(s.createTestQp(), -1, -1, "test");
-                try {
-                    return s.run();
-                } finally {
-                    disconnect(test);
-                }
+                test = accept(s.createTestQp(), -1, -1, "test");
+                Report r = s.run();
+                ran = true;
+                return r;
             } finally {
-                disconnect(commConn);
+                var t = test;
+                Runnable closeMine = () -> {
+                    disconnect(t);
+                    disconnect(commConn);
+                };
+                if (ran) {
+                    // PeerClosesFirst: the client disconnects once its last completion is in; a FIN of ours before
+                    // that could fail its last Send on siw
+                    clientClosedFirst = PeerClosesFirst.thenClose(java.util.concurrent.CompletableFuture.anyOf(
+                            disconnected(commConn), disconnected(t)), PeerClosesFirst.DEFAULT_BOUND, closeMine, s::warn);
+                } else {
+                    closeMine.run();
+                }
             }
+        }
+
+        /** Whether the last client served disconnected before this side did ({@link PeerClosesFirst}). */
+        boolean clientClosedFirst() {
+            return clientClosedFirst;
         }
 
         @Override
@@ -174,11 +197,21 @@ public final class Perftest {
     }
 
     private static void disconnect(java.util.concurrent.CompletableFuture<Connection> f) {
+        if (f == null) {
+            return;
+        }
         try {
             RdmaServerClient.disconnect(f.get(2, TimeUnit.SECONDS));
         } catch (Exception ignored) {
             // never established: closing the device tears it down
         }
+    }
+
+    /** An established connection's disconnect (never completes for one that is not established). */
+    private static java.util.concurrent.CompletableFuture<Void> disconnected(
+            java.util.concurrent.CompletableFuture<Connection> f) {
+        Connection c = f == null ? null : f.getNow(null);
+        return c == null ? new java.util.concurrent.CompletableFuture<>() : c.disconnected();
     }
 
     /** The client: connects the exchange connection, then the test connection (with perftest's retries). */
@@ -209,13 +242,20 @@ public final class Perftest {
                         Thread.sleep(CONNECT_RETRY_MS);
                     }
                 }
+                boolean ran = false;
                 try {
-                    return s.run();
+                    Report r = s.run();
+                    ran = true;
+                    return r;
                 } finally {
-                    try {
-                        test.disconnected().get(2, TimeUnit.SECONDS);   // perftest's server disconnects the test QP
-                    } catch (Exception ignored) {
-                        // bounded: disconnect ourselves below
+                    if (ran) {
+                        // PeerClosesFirst: the connection idle in the last phase goes first (a FIN there reaches no
+                        // Send of the server's still in flight); the other waits for the server's own disconnect
+                        Connection idle = p.endsWithExchange() ? test : commConn;
+                        Connection last = idle == test ? commConn : test;
+                        RdmaServerClient.disconnect(idle);
+                        PeerClosesFirst.thenClose(last.disconnected(), PeerClosesFirst.DEFAULT_BOUND,
+                                () -> RdmaServerClient.disconnect(last), s::warn);
                     }
                     RdmaServerClient.disconnect(test);
                 }
@@ -278,6 +318,11 @@ public final class Perftest {
                 out.println(line);
                 out.flush();
             }
+        }
+
+        /** A line outside perftest's report (standard error, as perftest's own warnings). */
+        void warn(String line) {
+            System.err.println(" " + line);
         }
 
         /** Versions, system data, MTU and the barrier before the test connection. */

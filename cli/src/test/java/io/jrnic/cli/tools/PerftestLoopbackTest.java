@@ -39,6 +39,7 @@ class PerftestLoopbackTest {
             Perftest.BwReport mine = (Perftest.BwReport) Perftest.client("soft", s.localAddress(), p, ConnectOptions.defaults(), 20,
                     new PrintWriter(clientOut));
             Perftest.BwReport theirs = served.get(20, TimeUnit.SECONDS);
+            assertTrue(s.clientClosedFirst(), "the client disconnects first (PeerClosesFirst)");
             assertEquals(1000, mine.size());
             assertEquals(40, mine.iters());
             assertTrue(mine.bwAvg() > 0 && mine.msgRate() > 0, mine.toString());
@@ -71,6 +72,7 @@ class PerftestLoopbackTest {
             });
             PerftestLat.LatReport mine = (PerftestLat.LatReport) Perftest.client("soft", s.localAddress(), p, o, 20, new PrintWriter(clientOut));
             Perftest.Report theirs = served.get(20, TimeUnit.SECONDS);
+            assertTrue(s.clientClosedFirst(), "the client disconnects first (PeerClosesFirst)");
             assertEquals(64, mine.size());
             assertEquals(300, mine.iters());
             assertTrue(mine.tMin() <= mine.tTypical() && mine.tTypical() <= mine.tMax() && mine.tMin() <= mine.tAvg()
