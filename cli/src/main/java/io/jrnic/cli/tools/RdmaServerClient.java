@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * default port 7471, no private data, one 16-byte message each way. Both sides post one 16-byte receive
  * before connecting/accepting; the client SENDs first (16 zero bytes) once established and then waits
  * for the server's 16-byte SEND; the server waits for the client's message, answers with 16 zero bytes,
- * waits for its send completion and disconnects. Every wait is bounded.
+ * waits for its send completion and disconnects once the client has (bounded: {@link PeerClosesFirst}; rdma_server
+ * itself does not wait). Every wait is bounded.
  */
 public final class RdmaServerClient {
     public static final int DEFAULT_PORT = 7471;
@@ -82,16 +83,29 @@ public final class RdmaServerClient {
             return listener.localAddress();
         }
 
-        /** Waits up to {@code acceptSeconds} for the client, then does the exchange and disconnects. */
-        public void serve(long acceptSeconds) throws Exception {
+        /**
+         * Waits up to {@code acceptSeconds} for the client, then does the exchange and disconnects; returns whether
+         * the client disconnected first.
+         */
+        public boolean serve(long acceptSeconds) throws Exception {
             Connection c = CmSide.get(conn, acceptSeconds, "client");
+            boolean answered = false;
+            boolean clientFirst = false;
             try {
                 side.await(side.recvCq, 1, "rdma_get_recv_comp", RdmaServerClient::expectMessage);
                 msgs.qp.postSend(SendWr.send().id(2).local(msgs.sendMr.sge()).signaled());
                 side.await(side.sendCq, 1, "rdma_get_send_comp", null);
+                answered = true;
             } finally {
-                disconnect(c);
+                if (answered) {
+                    // rdma_server disconnects at once; jrnic lets the client go first (PeerClosesFirst: siw)
+                    clientFirst = PeerClosesFirst.thenClose(c.disconnected(), PeerClosesFirst.DEFAULT_BOUND, () -> disconnect(c),
+                            line -> System.err.println("rdma_server: " + line));
+                } else {
+                    disconnect(c);
+                }
             }
+            return clientFirst;
         }
 
         @Override

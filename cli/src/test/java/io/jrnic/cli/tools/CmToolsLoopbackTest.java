@@ -25,15 +25,15 @@ class CmToolsLoopbackTest {
     @Test
     void rdmaClientAndServerExchangeOneMessageEachWay() throws Exception {
         try (RdmaServerClient.Server s = new RdmaServerClient.Server("soft", ANY_LOCAL, ConnectOptions.defaults(), 20)) {
-            CompletableFuture<Void> served = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Boolean> served = CompletableFuture.supplyAsync(() -> {
                 try {
-                    s.serve(20);
+                    return s.serve(20);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
             RdmaServerClient.client("soft", s.localAddress(), ConnectOptions.defaults(), 20);
-            served.get(20, TimeUnit.SECONDS);
+            assertTrue(served.get(20, TimeUnit.SECONDS), "the client disconnects first (PeerClosesFirst)");
         }
     }
 
