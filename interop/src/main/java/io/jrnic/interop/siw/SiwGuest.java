@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that talk to the guest with {@link #hostCommand} (they must run inside {@link #namespace()});
  * copy files out with {@link #copyOut}. {@link #close} kills QEMU and every host process started
  * through this object, then deletes the namespace; a shutdown hook does the same if the JVM exits
- * first. A panicked, exited or silent guest surfaces as {@link GuestFailureException} with the
+ * first, and no guest is booted once it has begun ({@link ShutdownSet}). A panicked, exited or silent guest surfaces as {@link GuestFailureException} with the
  * console tail, never as a hang.
  */
 public final class SiwGuest implements AutoCloseable {
@@ -35,7 +35,6 @@ public final class SiwGuest implements AutoCloseable {
     private final SiwImage image;
     private Process qemu;
     private final List<Process> hostProcesses = new ArrayList<>();
-    private final Thread shutdownHook;
     private final AtomicInteger transfers = new AtomicInteger();
     /** The control channel and failure watch of the current boot (null before the first is ready). */
     private volatile GuestLink link;
@@ -49,8 +48,6 @@ public final class SiwGuest implements AutoCloseable {
         this.workDir = workDir;
         this.console = new GuestConsole(workDir.resolve("console.log"));
         this.qemu = qemu;
-        this.shutdownHook = new Thread(this::closeQuietly, "jrnic-siw-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /** Boots {@code image} with {@code config}; returns once the guest printed {@value #READY} and answers. */
@@ -63,15 +60,21 @@ public final class SiwGuest implements AutoCloseable {
         // Short path: unix socket names are limited to 107 bytes.
         Path work = Files.createTempDirectory(Paths.get("/tmp"), "jrnic-siw-");
         Files.createDirectories(work.resolve("share"));
-        NetNamespace ns = NetNamespace.create(nsName, config.hostCidr());
-        Process p;
+        SiwGuest g;
         try {
-            p = startQemu(image, config, ns, work);
+            g = ShutdownSet.GUESTS.admit(() -> {   // started under the shutdown hook's lock (ShutdownSet)
+                NetNamespace ns = NetNamespace.create(nsName, config.hostCidr());
+                try {
+                    return new SiwGuest(image, config, ns, work, startQemu(image, config, ns, work));
+                } catch (IOException e) {
+                    ns.close();
+                    throw e;
+                }
+            });
         } catch (IOException e) {
-            ns.close();
+            deleteTree(work);
             throw e;
         }
-        SiwGuest g = new SiwGuest(image, config, ns, work, p);
         try {
             g.awaitReady(t0);
             g.bootTime = Duration.ofNanos(System.nanoTime() - t0);
@@ -105,6 +108,9 @@ public final class SiwGuest implements AutoCloseable {
      * guest. Guest-side background commands are gone with the old kernel.
      */
     public synchronized void reboot() throws IOException {
+        if (closed) {
+            throw new IOException("guest closed (the JVM may be exiting): no reboot");
+        }
         long t0 = System.nanoTime();
         closeLink();
         Host.kill(qemu.toHandle());
@@ -304,11 +310,12 @@ public final class SiwGuest implements AutoCloseable {
     /** Kills QEMU and host processes started here, deletes the namespace and the work directory. */
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // JVM shutting down: the hook is this call
-        }
+        ShutdownSet.GUESTS.forget(this);
+        closeQuietly();
+    }
+
+    /** The shutdown hook's close ({@link ShutdownSet}). */
+    void closeForShutdown() {
         closeQuietly();
     }
 
