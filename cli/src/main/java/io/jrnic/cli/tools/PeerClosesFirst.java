@@ -37,7 +37,8 @@ final class PeerClosesFirst {
      * Waits at most {@code bound} for {@code peerClosed}, then runs {@code closeMine}. Returns whether the peer
      * closed first; when it did not, {@code note} hears why this side closes anyway.
      */
-    static boolean thenClose(CompletableFuture<?> peerClosed, Duration bound, Runnable closeMine, Consumer<String> note) {
+    static boolean thenClose(CompletableFuture<?> peerClosed, Duration bound, Runnable closeMine,
+                             Consumer<String> note) {
         boolean first;
         try {
             peerClosed.get(bound.toNanos(), TimeUnit.NANOSECONDS);

@@ -98,7 +98,7 @@ public final class Perftest {
             return Math.max(1, rxDepth() / 3);
         }
 
-        /** Whether the test ends with a dest exchange on the exchange connection (ctx_close_connection): all but ib_write_lat. */
+        /** Whether the test ends with a dest exchange (ctx_close_connection): all but ib_write_lat. */
         boolean endsWithExchange() {
             return !(latency && verb == Verb.WRITE);
         }
@@ -177,8 +177,9 @@ public final class Perftest {
                 if (ran) {
                     // PeerClosesFirst: the client disconnects once its last completion is in; a FIN of ours before
                     // that could fail its last Send on siw
-                    clientClosedFirst = PeerClosesFirst.thenClose(java.util.concurrent.CompletableFuture.anyOf(
-                            disconnected(commConn), disconnected(t)), PeerClosesFirst.DEFAULT_BOUND, closeMine, s::warn);
+                    var either = java.util.concurrent.CompletableFuture.anyOf(disconnected(commConn), disconnected(t));
+                    clientClosedFirst = PeerClosesFirst.thenClose(either, PeerClosesFirst.DEFAULT_BOUND, closeMine,
+                            s::warn);
                 } else {
                     closeMine.run();
                 }

@@ -99,8 +99,8 @@ public final class RdmaServerClient {
             } finally {
                 if (answered) {
                     // rdma_server disconnects at once; jrnic lets the client go first (PeerClosesFirst: siw)
-                    clientFirst = PeerClosesFirst.thenClose(c.disconnected(), PeerClosesFirst.DEFAULT_BOUND, () -> disconnect(c),
-                            line -> System.err.println("rdma_server: " + line));
+                    clientFirst = PeerClosesFirst.thenClose(c.disconnected(), PeerClosesFirst.DEFAULT_BOUND,
+                            () -> disconnect(c), line -> System.err.println("rdma_server: " + line));
                 } else {
                     disconnect(c);
                 }

@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that talk to the guest with {@link #hostCommand} (they must run inside {@link #namespace()});
  * copy files out with {@link #copyOut}. {@link #close} kills QEMU and every host process started
  * through this object, then deletes the namespace; a shutdown hook does the same if the JVM exits
- * first, and no guest is booted once it has begun ({@link ShutdownSet}). A panicked, exited or silent guest surfaces as {@link GuestFailureException} with the
- * console tail, never as a hang.
+ * first, and no guest is booted once it has begun ({@link ShutdownSet}). A panicked, exited or silent
+ * guest surfaces as {@link GuestFailureException} with the console tail, never as a hang.
  */
 public final class SiwGuest implements AutoCloseable {
     /** Printed by the guest's /init once siw0 exists and the control loop runs. */
