@@ -85,16 +85,18 @@ final class PairSetup {
             Map.Entry<IsolatedPair, Opening> e = i.next();
             IsolatedPair p = e.getKey();
             CompletableFuture<Connection> up = e.getValue().up();
-            if (up.isDone() && !up.isCompletedExceptionally()) {
+            // one look: a set-up completing between two isDone() calls was counted as failed ("set-up failed: null")
+            boolean done = up.isDone();
+            if (done && !up.isCompletedExceptionally()) {
                 i.remove();
                 if (!up.join().crc()) {
                     tally.note(tally.setupFailures, p + ": MPA CRC not in use");
                 }
                 tally.connections.increment();
                 started.accept(p);
-            } else if (up.isDone() || now - e.getValue().started() > timeoutNanos) {
+            } else if (done || now - e.getValue().started() > timeoutNanos) {
                 i.remove();
-                String why = up.isDone() ? up.handle((c, x) -> String.valueOf(x)).join() : "not done in time";
+                String why = done ? up.handle((c, x) -> String.valueOf(x)).join() : "not done in time";
                 tally.note(tally.setupFailures, p + ": set-up failed: " + why);
                 connecting.remove(p.id);
                 p.stop(0);
